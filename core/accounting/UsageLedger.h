@@ -1,0 +1,36 @@
+#pragma once
+
+#include "accounting/UsageEntry.h"
+
+#include <QList>
+
+namespace sandpad {
+
+class Database;
+
+// The usage ledger: one row per run in SQLite. Thread-safe (each thread uses its own connection).
+class UsageLedger {
+public:
+    explicit UsageLedger(Database& database);
+
+    enum class RecordOutcome { Recorded, AlreadyRecorded, InsufficientCredits, Failed };
+    // Records the run. Idempotent: a second call with the same runId changes nothing and answers
+    // AlreadyRecorded. When debitCredits is true the cost is debited from the credits account in
+    // the same transaction (InsufficientCredits and nothing written if the balance cannot cover it).
+    RecordOutcome record(const UsageEntry& entry, bool debitCredits = false);
+
+    std::optional<UsageEntry> find(const QString& runId) const;
+    QList<UsageEntry> entries(int limit = -1) const;                  // newest first
+    QList<UsageEntry> entriesForDocument(const QString& documentId) const;
+    qint64 totalMicros() const;
+    struct PeriodTotal { QString period; int runs = 0; qint64 costMicros = 0; };
+    QList<PeriodTotal> totalsByDay() const;                           // "2026-11-29"
+    QList<PeriodTotal> totalsByMonth() const;                         // "2026-11"
+    QString lastError() const { return m_lastError; }
+
+private:
+    Database& m_db;
+    mutable QString m_lastError;
+};
+
+} // namespace sandpad

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "runtime/Language.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <optional>
+
+namespace sandpad {
+
+enum class RunStatus { Success, Error, Timeout, Cancelled, InfrastructureError };
+QString runStatusName(RunStatus status); // "success", "error", "timeout", "cancelled", "infrastructure_error"
+std::optional<RunStatus> runStatusFromName(const QString& name);
+
+// An uncaught exception in the user's code (or a failed `!pip install`, or an invalid chart).
+struct RunError {
+    QString name;       // "ZeroDivisionError", "SyntaxError", "PipInstallError", "ChartError"
+    QString value;      // the message
+    QString traceback;  // user's frames only, with the editor's line numbers
+    std::optional<int> line() const; // the innermost line of the user's code, when known
+};
+
+// One chart of a run: a matplotlib PNG, or an interactive chart dictionary validated by ChartSpec.
+struct RunChart {
+    enum class Kind { Png, Interactive };
+    Kind kind = Kind::Png;
+    QByteArray png;          // Kind::Png
+    QJsonObject spec;        // Kind::Interactive: the normalized chart dictionary
+};
+
+struct ExecutionResult {
+    QString runId;                     // UUID without braces
+    RunStatus status = RunStatus::InfrastructureError;
+    QString provider;                  // "local", "vercel", "daytona", "none"
+    Language language = Language::Python;
+    QString title;
+    QString code;                      // exactly the source that ran (after nothing: the original text)
+    QString documentId, revisionId;    // set for saved-revision runs
+
+    QString stdoutText, stderrText;    // capped; a notice line is appended when cut
+    bool stdoutTruncated = false, stderrTruncated = false;
+    std::optional<QString> result;     // `result` / `results` as printed by the wrapper
+    std::optional<RunError> error;
+    QList<RunChart> charts;
+    std::optional<int> exitCode;
+    qint64 durationMs = 0;
+    qint64 costMicros = 0;             // 50000 for a completed run, else 0
+    bool cleanupConfirmed = false;
+    QString reason;                    // why the cost is 0 (timeout, cancelled, infrastructure...)
+    QString message;                   // the human text: output, then stderr, then the error
+
+    double costUsd() const { return double(costMicros) / 1e6; }
+    // The JSON of `sandpad-run --json` (DESIGN.md).
+    QJsonObject toJson() const;
+    // Builds `message` from the other fields.
+    QString composeMessage() const;
+};
+
+} // namespace sandpad

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "engine/ExecutionRequest.h"
+#include "engine/ExecutionResult.h"
+#include "providers/Sandbox.h"
+#include "providers/SandboxOptions.h"
+
+#include <QObject>
+#include <QPointer>
+#include <memory>
+
+namespace sandpad {
+
+class Database;
+class DocumentStore;
+class UsageLedger;
+class CreditsAccount;
+class SandboxProvider;
+class RunHandle;
+
+// Settings the Executor applies to every run (from the user's settings, flags and environment).
+struct ExecutorConfig {
+    int deadlineSeconds = 300;          // upper bound for every request; clamped to [1, 300]
+    qint64 keepBytesPerStream = 4 << 20;// what a result keeps of stdout and of stderr
+    SandboxOptions sandbox;             // network, memory, pip wheels (language set per run)
+};
+
+// The one orchestrator of a run: prepare -> create sandbox -> run -> collect -> validate ->
+// cleanup -> account (DESIGN.md, "The execution contract"). Each run happens on its own worker
+// thread; start() returns at once and never blocks the caller's event loop.
+class Executor : public QObject {
+    Q_OBJECT
+public:
+    // provider may be null ("none": every run is refused with a clear message). credits may be
+    // null (no billing adapter). documents may be null (saved-revision runs refused).
+    Executor(std::shared_ptr<SandboxProvider> provider, UsageLedger* ledger,
+             DocumentStore* documents = nullptr, CreditsAccount* credits = nullptr,
+             QObject* parent = nullptr);
+    ~Executor() override;
+
+    void setConfig(const ExecutorConfig& config) { m_config = config; }
+    const ExecutorConfig& config() const { return m_config; }
+    void setProvider(std::shared_ptr<SandboxProvider> provider);
+    std::shared_ptr<SandboxProvider> provider() const { return m_provider; }
+    QString providerName() const;
+
+    // Starts a run. The handle (a child of this Executor unless reparented) reports output and the
+    // result on the caller's thread.
+    RunHandle* start(const ExecutionRequest& request);
+
+    // Runs and waits (a local event loop; used by the CLI and tests). onOutput sees live output.
+    ExecutionResult run(const ExecutionRequest& request,
+                        const OutputCallback& onOutput = {});
+
+    // Waits for every run still going (used on shutdown).
+    void waitForAll();
+
+signals:
+    void runStarted(sandpad::RunHandle* handle);
+    void runFinished(const sandpad::ExecutionResult& result);
+
+private:
+    friend class RunJob;
+    std::shared_ptr<SandboxProvider> m_provider;
+    UsageLedger* m_ledger;
+    DocumentStore* m_documents;
+    CreditsAccount* m_credits;
+    ExecutorConfig m_config;
+    QList<QPointer<RunHandle>> m_active;
+};
+
+} // namespace sandpad

@@ -1,0 +1,11 @@
+#include "providers/RunControl.h"
+
+namespace sandpad {
+
+void RunControl::cancel()
+{
+    if (!m_cancelled.exchange(true))
+        emit cancelRequested();
+}
+
+} // namespace sandpad

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "runtime/Language.h"
+
+#include <QString>
+
+namespace sandpad {
+
+// What a sandbox is created with (from the user's settings and the request).
+struct SandboxOptions {
+    Language language = Language::Python;
+    int deadlineSeconds = 300;
+    bool allowNetwork = false;
+    qint64 memoryLimitMb = 1024;
+    QString pipWheelDir;            // a local folder of wheels for offline `!pip install`
+    QString pipIndexUrl;            // or an index URL (needs the network)
+};
+
+} // namespace sandpad

@@ -1,0 +1,315 @@
+// Sandpad's JavaScript runtime wrapper: `node wrapper.mjs manifest.json`.
+//
+// Runs the user's ES module (manifest "code_path"; top-level await allowed) and reports status,
+// result, error and charts through the result channel of docs/runtime-protocol.md: frames on the
+// file descriptor named by SANDPAD_RESULT_FD, or files in the manifest's "out_dir". Nothing of the
+// protocol is ever written to stdout or stderr.
+//
+// Top-level `result` / `results` / `chart` bindings are module-scoped, so the user's code is copied
+// to a temporary module with one line appended (after the code, so line numbers do not move) that
+// exposes them through a closure.
+
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import util from "node:util";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const wrapperPath = fileURLToPath(import.meta.url);
+const CAPTURE = "__sandpadCapture_" + process.pid + "_" + Date.now().toString(36);
+
+// ---------------------------------------------------------------------------------------------
+// The result channel. The fd is reopened through /proc so the copy we keep is close-on-exec
+// (libuv opens everything with O_CLOEXEC) and the inherited descriptor is closed: child processes
+// never get the channel.
+function takeResultFd() {
+    const text = process.env.SANDPAD_RESULT_FD;
+    delete process.env.SANDPAD_RESULT_FD;
+    if (!text)
+        return null;
+    const fd = Number.parseInt(text, 10);
+    if (!Number.isInteger(fd) || fd < 0)
+        throw new Error(`invalid SANDPAD_RESULT_FD: ${text}`);
+    try {
+        const reopened = fs.openSync(`/proc/self/fd/${fd}`, "a");
+        fs.closeSync(fd);
+        return reopened;
+    } catch {
+        return fd; // no /proc: keep the inherited descriptor
+    }
+}
+
+function makeChannel(fd, outDir) {
+    return (name, data) => {
+        const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data, "utf8");
+        if (fd !== null) {
+            const header = Buffer.from(JSON.stringify({ name, size: bytes.length }) + "\n", "utf8");
+            const all = Buffer.concat([header, bytes]);
+            let offset = 0;
+            while (offset < all.length) {
+                try {
+                    offset += fs.writeSync(fd, all, offset, all.length - offset);
+                } catch (e) {
+                    if (e.code !== "EAGAIN")
+                        throw e;
+                }
+            }
+        } else {
+            fs.mkdirSync(outDir, { recursive: true });
+            const file = path.join(outDir, name);
+            fs.writeFileSync(file + ".part", bytes);
+            fs.renameSync(file + ".part", file);
+        }
+    };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output batching: writes are collected and passed on at most every 50 ms (or at 64 KiB), so a
+// loop of console.log calls does not cost a system call per line yet still shows up live. Pipes,
+// files and TTYs are synchronous on Linux, so nothing is lost on process.exit().
+function batch(stream) {
+    const original = stream.write.bind(stream);
+    let parts = [];
+    let size = 0;
+    let last = Date.now();
+    let timer = null;
+    const flush = () => {
+        if (timer !== null) {
+            clearTimeout(timer);
+            timer = null;
+        }
+        if (size === 0)
+            return;
+        const chunk = Buffer.concat(parts, size);
+        parts = [];
+        size = 0;
+        last = Date.now();
+        original(chunk);
+    };
+    const restore = () => {
+        flush();
+        stream.write = original;
+    };
+    stream.write = (chunk, encoding, callback) => {
+        if (typeof encoding === "function") {
+            callback = encoding;
+            encoding = undefined;
+        }
+        const buffer = typeof chunk === "string" ? Buffer.from(chunk, encoding || "utf8")
+                                                 : Buffer.from(chunk);
+        parts.push(buffer);
+        size += buffer.length;
+        if (size >= 65536 || Date.now() - last >= 50)
+            flush();
+        else if (timer === null)
+            timer = setTimeout(flush, 50).unref();
+        if (callback)
+            queueMicrotask(() => callback(null));
+        return true;
+    };
+    return restore;
+}
+
+// ---------------------------------------------------------------------------------------------
+function errorName(error) {
+    if (error instanceof Error || (error && typeof error === "object" && typeof error.name === "string"))
+        return String(error.name || "Error");
+    return "Error";
+}
+
+function errorValue(error) {
+    if (error instanceof Error)
+        return String(error.message);
+    if (error && typeof error === "object" && "message" in error)
+        return String(error.message);
+    return typeof error === "string" ? error : util.inspect(error);
+}
+
+// A parse error of the module itself carries no location in its stack (Node keeps the
+// "file:line" arrow message internal), so ask `node --check` for it; only on that path.
+function syntaxErrorReport(modulePath) {
+    const check = spawnSync(process.execPath, ["--check", modulePath], { encoding: "utf8", timeout: 10000 });
+    if (check.status === 0 || typeof check.stderr !== "string" || !check.stderr.includes(modulePath))
+        return null;
+    return check.stderr.split("\n")
+        .filter((line) => !line.trim().startsWith("at ") && !line.startsWith("Node.js v"))
+        .join("\n").trimEnd();
+}
+
+function describeError(error, modulePath, moduleUrl, title) {
+    let stack = error instanceof Error && typeof error.stack === "string"
+        ? error.stack : `Uncaught ${util.inspect(error)}`;
+    if (error instanceof SyntaxError && !stack.includes(moduleUrl) && !stack.includes(modulePath))
+        stack = syntaxErrorReport(modulePath) || stack;
+    stack = stack.split(moduleUrl).join(title).split(modulePath).join(title);
+    const lines = stack.split("\n").filter((line) => {
+        const frame = line.trim();
+        if (!frame.startsWith("at "))
+            return true;
+        return !frame.includes(wrapperPath) && !frame.includes("node:internal/")
+            && frame !== "at async Promise.all (index 0)";
+    });
+    return { name: errorName(error), value: errorValue(error), traceback: lines.join("\n") };
+}
+
+function resultText(value) {
+    return typeof value === "string" ? value : util.inspect(value, { depth: 6, maxArrayLength: 1000 });
+}
+
+// JSON-clean the `chart` object: NaN/Infinity -> null, Dates -> ISO strings, typed arrays -> arrays.
+function chartJson(chart) {
+    const seen = new Set();
+    const clean = (value, where) => {
+        if (value === null || typeof value === "string" || typeof value === "boolean")
+            return value;
+        if (typeof value === "number")
+            return Number.isFinite(value) ? value : null;
+        if (typeof value === "bigint")
+            return Number(value);
+        if (value === undefined)
+            return null;
+        if (value instanceof Date)
+            return Number.isNaN(value.getTime()) ? null : value.toISOString();
+        if (ArrayBuffer.isView(value))
+            return Array.from(value, (v) => clean(v, where));
+        if (typeof value !== "object")
+            throw new TypeError(`${where}: a ${typeof value} cannot be converted to JSON`);
+        if (seen.has(value))
+            throw new TypeError(`${where}: circular reference`);
+        seen.add(value);
+        let out;
+        if (Array.isArray(value)) {
+            out = value.map((v, i) => clean(v, `${where}[${i}]`));
+        } else {
+            out = {};
+            for (const [k, v] of Object.entries(value)) {
+                if (typeof v !== "function" && v !== undefined)
+                    out[k] = clean(v, `${where}.${k}`);
+            }
+        }
+        seen.delete(value);
+        return out;
+    };
+    try {
+        return { spec: clean(chart, "chart"), error: null };
+    } catch (e) {
+        return { spec: null, error: `Could not serialize the chart: ${e.message}` };
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+async function main() {
+    if (process.argv.length !== 3) {
+        process.stderr.write("usage: node wrapper.mjs manifest.json\n");
+        process.exitCode = 2;
+        return;
+    }
+    const resultFd = takeResultFd();
+    const manifestPath = process.argv[2];
+    const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"));
+    const codePath = manifest.code_path;
+    const title = manifest.title || path.basename(codePath);
+    const outDir = manifest.out_dir || path.join(path.dirname(path.resolve(manifestPath)), "out");
+    const emit = makeChannel(resultFd, outDir);
+
+    const source = fs.readFileSync(codePath, "utf8");
+    const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "sandpad-js-"));
+    const modulePath = path.join(tempDir, path.basename(codePath).replace(/\.[cm]?js$/, "") + ".mjs");
+    const moduleUrl = pathToFileURL(modulePath).href;
+    const capture = `\n;globalThis[${JSON.stringify(CAPTURE)}] = () => ({`
+        + `result: typeof result === "undefined" ? undefined : result, `
+        + `hasResult: typeof result !== "undefined", `
+        + `results: typeof results === "undefined" ? undefined : results, `
+        + `hasResults: typeof results !== "undefined", `
+        + `chart: typeof chart === "undefined" ? undefined : chart});\n`;
+    fs.writeFileSync(modulePath, source + capture);
+
+    const restoreOut = batch(process.stdout);
+    const restoreErr = batch(process.stderr);
+
+    let error = null;
+    let finished = false;
+    const finish = () => {
+        if (finished)
+            return;
+        finished = true;
+        restoreOut(); // later output (the user's own exit listeners) goes straight through
+        restoreErr();
+        let result = null;
+        let charts = [];
+        let chartError = null;
+        const getter = globalThis[CAPTURE];
+        if (typeof getter === "function") {
+            let captured = {};
+            try {
+                captured = getter();
+            } catch {
+                captured = {};
+            }
+            if (captured.hasResult)
+                result = resultText(captured.result);
+            else if (captured.hasResults)
+                result = resultText(captured.results);
+            const chart = captured.chart;
+            if (chart && typeof chart === "object" && !Array.isArray(chart)) {
+                const { spec, error: problem } = chartJson(chart);
+                if (spec !== null)
+                    charts.push({ kind: "interactive", spec });
+                chartError = problem;
+            }
+        }
+        const document = {
+            status: error ? "error" : "success",
+            result,
+            error,
+            charts,
+            chart_error: chartError,
+        };
+        emit("result.json", JSON.stringify(document));
+        try {
+            fs.rmSync(tempDir, { recursive: true, force: true });
+        } catch { /* best effort: /tmp is the sandbox's own */ }
+    };
+
+    const fail = (e) => {
+        if (!error)
+            error = describeError(e, modulePath, moduleUrl, title);
+    };
+    // Errors thrown later (timers, callbacks, unawaited promises) end the run as Node would.
+    process.on("uncaughtException", (e) => {
+        fail(e);
+        process.exit();
+    });
+    process.on("unhandledRejection", (e) => {
+        fail(e);
+        process.exit();
+    });
+    process.on("exit", (code) => {
+        if (code && !error)
+            error = { name: "ExitError", value: `The program exited with status ${code}`, traceback: "" };
+        try {
+            finish();
+        } catch (e) {
+            fs.writeSync(2, `Sandpad runtime wrapper failed: ${e && e.stack}\n`);
+            process.exitCode = 70;
+            return;
+        }
+        process.exitCode = 0;
+    });
+
+    globalThis.require = createRequire(modulePath);
+    try {
+        await import(moduleUrl);
+    } catch (e) {
+        fail(e);
+        process.exit();
+    }
+    // A successful import: the process ends when the user's pending timers and I/O are done.
+}
+
+main().catch((e) => {
+    process.stderr.write(`Sandpad runtime wrapper failed: ${e && e.stack ? e.stack : e}\n`);
+    process.exitCode = 70;
+});

@@ -1,0 +1,481 @@
+# Sandpad's Python runtime wrapper: `python3 wrapper.py manifest.json`.
+#
+# Runs the user's program (manifest "code_path") as `__main__` and reports status, result, error and
+# charts through the result channel described in docs/runtime-protocol.md: frames on the file
+# descriptor named by SANDPAD_RESULT_FD, or files in the manifest's "out_dir". Nothing of the
+# protocol is ever written to stdout or stderr, so what the program prints cannot change its outcome.
+#
+# Startup cost matters (a pre-started sandbox runs `print(1)` in a few ms), so this file only imports
+# modules the interpreter has already loaded at startup (`json` alone would cost ~8 ms because of
+# `re`); everything else is imported lazily when it is needed.
+
+import _thread
+import builtins
+import io
+import os
+import sys
+import time
+import types
+
+try:
+    import _json
+except ImportError:  # pragma: no cover - every CPython has it
+    _json = None
+
+_PIP_TARGET = "/tmp/sandpad-pip"
+_FLUSH_INTERVAL = 0.05
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON without importing json: the C scanner/encoder helpers that json itself uses.
+
+class _ScanContext:
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = float
+    memo = None
+
+
+def _json_loads(text):
+    if _json is not None:
+        try:
+            ctx = _ScanContext()
+            ctx.memo = {}
+            stripped = text.strip()
+            value, end = _json.make_scanner(ctx)(stripped, 0)
+            if end == len(stripped):
+                return value
+        except Exception:
+            pass
+    import json
+    return json.loads(text)
+
+
+if _json is not None:
+    _quote = _json.encode_basestring_ascii
+else:  # pragma: no cover
+    def _quote(s):
+        import json
+        return json.dumps(s)
+
+
+class _RawJSON:
+    """Already-serialized JSON text, embedded as is."""
+    __slots__ = ("text",)
+
+    def __init__(self, text):
+        self.text = text
+
+
+def _dumps(o):
+    # Only for the wrapper's own small, plain result document.
+    if o is None:
+        return "null"
+    if o is True:
+        return "true"
+    if o is False:
+        return "false"
+    if isinstance(o, str):
+        return _quote(o)
+    if isinstance(o, int):
+        return int.__repr__(o)
+    if isinstance(o, float):
+        return float.__repr__(o) if o == o and o not in (float("inf"), float("-inf")) else "null"
+    if isinstance(o, _RawJSON):
+        return o.text
+    if isinstance(o, dict):
+        return "{" + ", ".join(_quote(str(k)) + ": " + _dumps(v) for k, v in o.items()) + "}"
+    if isinstance(o, (list, tuple)):
+        return "[" + ", ".join(_dumps(v) for v in o) + "]"
+    return _quote(str(o))
+
+
+class _SourceLoader:
+    """Lets linecache (tracebacks, warnings, inspect) find the user's source by the title."""
+
+    def __init__(self, source):
+        self._source = source
+
+    def get_source(self, name):
+        return self._source
+
+
+# ---------------------------------------------------------------------------------------------
+# Output streaming: stdout stays block buffered; a thread flushes it every 50 ms so output shows
+# up live without a system call per print.
+
+class _Flusher:
+    def __init__(self):
+        self.lock = _thread.allocate_lock()
+        self.stopped = False
+
+    def start(self):
+        _thread.start_new_thread(self._run, ())
+
+    def _run(self):
+        sleep = time.sleep
+        while True:
+            sleep(_FLUSH_INTERVAL)
+            with self.lock:
+                if self.stopped:
+                    return
+                _flush_streams()
+
+    def stop(self):
+        with self.lock:
+            self.stopped = True
+
+
+def _flush_streams():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except Exception:
+            pass
+
+
+def _utf8_streams():
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        try:
+            if (stream.encoding or "").lower().replace("-", "") != "utf8":
+                stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+        except Exception:
+            pass
+
+
+# ---------------------------------------------------------------------------------------------
+# matplotlib: Agg, and plt.show() / fig.show() keep the figure instead of warning or blocking.
+
+def _noop_show(*args, **kwargs):
+    return None
+
+
+class _PyplotHook:
+    """A meta-path finder that patches matplotlib.pyplot right after it is imported, so the
+    wrapper never imports matplotlib itself (plain snippets stay fast)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "matplotlib.pyplot":
+            return None
+        try:
+            sys.meta_path.remove(self)
+        except ValueError:
+            pass
+        return _COLD._patched_pyplot_spec(name)
+
+
+# ---------------------------------------------------------------------------------------------
+# The cold path: compiled only when a run needs it (an error, a chart, a figure, a pip install).
+# Compiling this whole file costs ~6 ms per run, which is most of the wrapper's overhead; a string
+# literal costs almost nothing to compile.
+
+_COLD_SOURCE = r'''
+# ---------------------------------------------------------------------------------------------
+# The `chart` dictionary: numpy / pandas / datetime values become plain JSON values.
+
+def _chart_default(o):
+    # Called by json.dumps for values it cannot serialize itself.
+    mod = type(o).__module__ or ""
+    if mod.startswith("numpy"):
+        if hasattr(o, "tolist"):
+            return o.tolist()  # arrays and scalars alike
+    if hasattr(o, "isoformat") and callable(o.isoformat):
+        return o.isoformat()  # datetime, date, time, pandas.Timestamp
+    if mod.startswith("pandas"):
+        if hasattr(o, "tolist"):
+            return o.tolist()  # Series, Index
+        if o.__class__.__name__ in ("NaTType", "NAType"):
+            return None
+    if mod == "decimal":
+        return float(o)
+    if isinstance(o, (set, frozenset, range)):
+        return list(o)
+    raise TypeError("value of type %s is not JSON serializable" % type(o).__name__)
+
+
+def _chart_clean(o, path, depth=0):
+    # The slow path, only when the fast one met NaN/Infinity or failed: names the bad field.
+    if depth > 64:
+        raise ValueError("%s: nested too deeply" % path)
+    if o is None or isinstance(o, (bool, int, str)):
+        return o
+    if isinstance(o, float):
+        return o if o == o and o not in (float("inf"), float("-inf")) else None
+    if isinstance(o, dict):
+        return {str(k): _chart_clean(v, "%s.%s" % (path, k), depth + 1) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        return [_chart_clean(v, "%s[%d]" % (path, i), depth + 1) for i, v in enumerate(o)]
+    try:
+        converted = _chart_default(o)
+    except TypeError as exc:
+        raise TypeError("%s: %s" % (path, exc)) from None
+    if converted is o:
+        raise TypeError("%s: value of type %s is not JSON serializable" % (path, type(o).__name__))
+    return _chart_clean(converted, path, depth + 1)
+
+
+def _chart_json(chart):
+    """Returns (json_text, None) or (None, error message)."""
+    import json
+    try:
+        return json.dumps(chart, default=_chart_default, allow_nan=False, ensure_ascii=False), None
+    except (ValueError, TypeError, RecursionError, OverflowError):
+        pass
+    try:
+        cleaned = _chart_clean(chart, "chart")
+        return json.dumps(cleaned, allow_nan=False, ensure_ascii=False), None
+    except Exception as exc:  # the message names the field
+        return None, "Could not serialize the chart: %s" % exc
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors: only the user's frames, named after the title, with the editor's line numbers.
+
+def _describe_error(exc, title, source):
+    import linecache
+    import traceback
+
+    lines = source.splitlines(True)
+    linecache.cache[title] = (len(source), None, lines, title)  # mtime None: never invalidated
+    name = type(exc).__name__
+    try:
+        value = str(exc)
+    except Exception:
+        value = "<exception str() failed>"
+    try:
+        te = traceback.TracebackException(type(exc), exc, exc.__traceback__, compact=True)
+        seen = set()
+        stack = [te]
+        while stack:
+            t = stack.pop()
+            if id(t) in seen:
+                continue
+            seen.add(id(t))
+            t.stack = traceback.StackSummary.from_list([f for f in t.stack if f.filename == title])
+            for chained in (t.__cause__, t.__context__):
+                if chained is not None:
+                    stack.append(chained)
+        text = "".join(te.format())
+    except Exception as fmt_exc:  # never lose the error itself
+        text = "%s: %s\n(traceback unavailable: %s)\n" % (name, value, fmt_exc)
+    return {"name": name, "value": value, "traceback": text}
+
+
+def _patched_pyplot_spec(name):
+    import importlib.util
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+        return spec
+    original = spec.loader.exec_module
+
+    def exec_module(module):
+        original(module)
+        module.show = _noop_show
+        figure_module = sys.modules.get("matplotlib.figure")
+        if figure_module is not None:
+            figure_module.Figure.show = _noop_show
+
+    spec.loader.exec_module = exec_module
+    return spec
+
+
+def _save_figures(emit_png):
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is None:
+        return []
+    charts = []
+    try:
+        numbers = list(pyplot.get_fignums())
+    except Exception:
+        return []
+    for number in numbers:
+        try:
+            figure = pyplot.figure(number)
+            buffer = io.BytesIO()
+            figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+        except Exception as exc:
+            sys.stderr.write("Sandpad: could not save figure %s: %s: %s\n"
+                             % (number, type(exc).__name__, exc))
+            continue
+        file_name = "chart-%d.png" % (len(charts) + 1)
+        emit_png(file_name, buffer.getvalue())
+        charts.append({"kind": "png", "file": file_name})
+    return charts
+
+
+def _pip_install(packages, pip_args, target):
+    import subprocess
+    command = [sys.executable, "-m", "pip", "install", "--target", target,
+               "--disable-pip-version-check", "--no-input", "-q"] + list(pip_args) + list(packages)
+    try:
+        done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, errors="replace")
+        code, message = done.returncode, (done.stderr.strip() or done.stdout.strip())
+    except OSError as exc:
+        code, message = -1, str(exc)
+    if code != 0:
+        message = message or ("pip exited with status %d" % code)
+        return {"name": "PipInstallError", "value": "Failed to install packages: " + message,
+                "traceback": ""}
+    sys.path.insert(0, target)
+    old = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = target + (os.pathsep + old if old else "")
+    import importlib
+    importlib.invalidate_caches()
+    return None
+
+
+'''
+
+class _ColdPath:
+    """`_COLD._describe_error(...)`: compiles the cold source on first use."""
+    loaded = False
+
+    def __getattr__(self, name):
+        if not _ColdPath.loaded:
+            exec(compile(_COLD_SOURCE, __file__, "exec", dont_inherit=True), globals())
+            _ColdPath.loaded = True
+        return globals()[name]
+
+
+_COLD = _ColdPath()
+
+
+# ---------------------------------------------------------------------------------------------
+# The result channel.
+
+class _Channel:
+    def __init__(self, fd, out_dir):
+        self.fd = fd
+        self.out_dir = out_dir
+
+    def emit(self, name, data):
+        if self.fd is not None:
+            header = ('{"name": %s, "size": %d}\n' % (_quote(name), len(data))).encode("ascii")
+            view = memoryview(header + data)
+            while view:
+                written = os.write(self.fd, view)
+                view = view[written:]
+        else:
+            os.makedirs(self.out_dir, exist_ok=True)
+            path = os.path.join(self.out_dir, name)
+            with open(path + ".part", "wb") as f:
+                f.write(data)
+            os.replace(path + ".part", path)
+
+
+def _take_result_fd():
+    text = os.environ.pop("SANDPAD_RESULT_FD", None)
+    if not text:
+        return None
+    fd = int(text)
+    os.set_inheritable(fd, False)  # FD_CLOEXEC: child processes never get the channel
+    return fd
+
+
+# ---------------------------------------------------------------------------------------------
+
+def _run_user_code(source, title, code_path):
+    """Runs the program as a fresh `__main__`; returns (namespace, error or None)."""
+    module = types.ModuleType("__main__")
+    namespace = module.__dict__
+    namespace["__file__"] = code_path
+    namespace["__builtins__"] = builtins
+    namespace["__loader__"] = _SourceLoader(source)
+    wrapper_module = sys.modules.get("__main__")
+    sys.modules["__main__"] = module
+    sys.argv = [title]
+    error = None
+    try:
+        code = compile(source, title, "exec", dont_inherit=True)
+        exec(code, namespace)
+    except SystemExit as exc:
+        if exc.code not in (None, 0):
+            error = _COLD._describe_error(exc, title, source)
+    except BaseException as exc:  # KeyboardInterrupt included: the run still reports
+        error = _COLD._describe_error(exc, title, source)
+    finally:
+        if sys.modules.get("__main__") is not module:
+            sys.modules["__main__"] = module
+        del wrapper_module
+    return namespace, error
+
+
+def _result_text(namespace):
+    for name in ("result", "results"):
+        if name in namespace:
+            value = namespace[name]
+            if isinstance(value, str):
+                return value
+            try:
+                return str(value)
+            except Exception as exc:
+                return "<str(%s) failed: %s: %s>" % (name, type(exc).__name__, exc)
+    return None
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.stderr.write("usage: wrapper.py manifest.json\n")
+        return 2
+    result_fd = _take_result_fd()
+    with open(argv[1], "rb") as f:
+        manifest = _json_loads(f.read().decode("utf-8"))
+    code_path = manifest["code_path"]
+    title = manifest.get("title") or os.path.basename(code_path)
+    out_dir = manifest.get("out_dir") or os.path.join(os.path.dirname(os.path.abspath(argv[1])), "out")
+    channel = _Channel(result_fd, out_dir)
+
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    sys.meta_path.insert(0, _PyplotHook())
+    _utf8_streams()
+    flusher = _Flusher()
+    flusher.start()
+
+    with open(code_path, "rb") as f:
+        source = f.read().decode("utf-8", errors="replace")
+
+    namespace = {}
+    error = None
+    packages = manifest.get("packages") or []
+    if packages:
+        error = _COLD._pip_install(packages, manifest.get("pip_args") or [],
+                             manifest.get("pip_target") or _PIP_TARGET)
+    if error is None:
+        namespace, error = _run_user_code(source, title, code_path)
+
+    charts = _COLD._save_figures(channel.emit) if "matplotlib.pyplot" in sys.modules else []
+    chart_error = None
+    chart = namespace.get("chart")
+    if isinstance(chart, dict):
+        text, chart_error = _COLD._chart_json(chart)
+        if text is not None:
+            charts.append({"kind": "interactive", "spec": _RawJSON(text)})
+    result = _result_text(namespace)
+
+    flusher.stop()
+    _flush_streams()
+    document = {
+        "status": "error" if error is not None else "success",
+        "result": result,
+        "error": error,
+        "charts": charts,
+        "chart_error": chart_error,
+    }
+    channel.emit("result.json", _dumps(document).encode("utf-8"))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        _status = main(sys.argv)
+    except BaseException as _exc:  # a wrapper failure, never the user's error
+        sys.stderr.write("Sandpad runtime wrapper failed: %s: %s\n" % (type(_exc).__name__, _exc))
+        _status = 70
+    _flush_streams()
+    sys.exit(_status)

@@ -1,2 +1,0 @@
-// Replaced by the desktop client.
-namespace sandpad::ui { int placeholder() { return 0; } }

@@ -1,0 +1,276 @@
+#include "providers/local/LocalProvider.h"
+
+#include "providers/ProviderError.h"
+#include "providers/RunControl.h"
+#include "providers/local/LocalSandbox.h"
+#include "providers/local/SeccompFilter.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace sandpad {
+
+namespace {
+
+const char* const kBasePackages[] = {"matplotlib", "pandas", "numpy", "sympy", "yfinance"};
+
+QString firstExisting(const QString& preferred, const QString& name, const QString& fallback)
+{
+    if (!preferred.isEmpty())
+        return preferred;
+    const QString found = QStandardPaths::findExecutable(name);
+    return found.isEmpty() ? fallback : found;
+}
+
+struct Captured {
+    CommandOutcome outcome;
+    QByteArray out;
+    QByteArray err;
+};
+
+Captured runCaptured(Sandbox& sandbox, const QStringList& argv, qint64 timeoutMs,
+                     const QMap<QString, QString>& env = {})
+{
+    Captured c;
+    RunControl control;
+    SandboxCommand cmd;
+    cmd.argv = argv;
+    cmd.env = env;
+    cmd.timeoutMs = timeoutMs;
+    c.outcome = sandbox.run(cmd, [&](OutputStream s, const QByteArray& chunk) {
+        QByteArray& target = s == OutputStream::Stdout ? c.out : c.err;
+        if (target.size() < 65536)
+            target.append(chunk);
+    }, control);
+    return c;
+}
+
+} // namespace
+
+LocalProvider::LocalProvider(const LocalProviderOptions& options)
+{
+    m_python = options.python.isEmpty() ? QStringLiteral("/usr/bin/python3") : options.python;
+    m_node = firstExisting(options.node, QStringLiteral("node"), QStringLiteral("/usr/bin/node"));
+    m_bwrap = firstExisting(options.bwrap, QStringLiteral("bwrap"), QStringLiteral("/usr/bin/bwrap"));
+    m_setpriv = QStandardPaths::findExecutable(QStringLiteral("setpriv"));
+    if (m_setpriv.isEmpty() && QFileInfo::exists(QStringLiteral("/usr/bin/setpriv")))
+        m_setpriv = QStringLiteral("/usr/bin/setpriv");
+    // A node found through a symlink farm (e.g. /usr/local/bin -> /opt/...) must be seen inside.
+    const QString canonicalNode = QFileInfo(m_node).canonicalFilePath();
+    if (!canonicalNode.isEmpty() && !m_node.startsWith(QLatin1String("/usr/")))
+        m_node = canonicalNode;
+}
+
+QString LocalProvider::fontCacheFile()
+{
+    QMutexLocker lock(&m_fontMutex);
+    if (!m_fontTried) {
+        m_fontTried = true;
+        m_fontFile = buildFontCache();
+    }
+    return m_fontFile;
+}
+
+QString LocalProvider::buildFontCache()
+{
+    // Once per process: a one-off sandbox lets matplotlib build fontlist-*.json into a writable
+    // bind; later sandboxes get only that file bound read-only (binding the folder does not
+    // work: matplotlib rebuilds elsewhere).
+    try {
+        QTemporaryDir build(QDir::tempPath() + QStringLiteral("/sandpad-mplbuild-XXXXXX"));
+        if (!build.isValid())
+            return {};
+        ::chmod(QFile::encodeName(build.path()).constData(), 0777);
+        LocalSandboxConfig config;
+        config.bwrap = m_bwrap;
+        config.setpriv = m_setpriv;
+        config.python = m_python;
+        config.node = m_node;
+        config.writableBinds = {{build.path(), QStringLiteral("/tmp/mplbuild")}};
+        LocalSandbox sandbox(config);
+        const Captured c = runCaptured(sandbox, {m_python, QStringLiteral("-c"),
+                                                 QStringLiteral("import matplotlib.font_manager")},
+                                       120000, {{QStringLiteral("MPLCONFIGDIR"), QStringLiteral("/tmp/mplbuild")}});
+        sandbox.destroy();
+        if (c.outcome.exitCode != 0)
+            return {};
+        const QStringList found = QDir(build.path()).entryList({QStringLiteral("fontlist-*.json")}, QDir::Files);
+        if (found.isEmpty())
+            return {};
+        QString cacheDir = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
+        cacheDir = cacheDir.isEmpty() ? QString() : cacheDir + QStringLiteral("/sandpad/mpl");
+        if (cacheDir.isEmpty() || !QDir().mkpath(cacheDir))
+            cacheDir = QDir::tempPath() + QStringLiteral("/sandpad-mpl-%1").arg(::geteuid());
+        if (!QDir().mkpath(cacheDir))
+            return {};
+        const QString target = cacheDir + u'/' + found.first();
+        const QString partial = target + QStringLiteral(".part");
+        QFile::remove(partial);
+        if (!QFile::copy(build.path() + u'/' + found.first(), partial))
+            return {};
+        // rename() is atomic: a concurrent app process never binds a half-written file.
+        if (::rename(QFile::encodeName(partial).constData(), QFile::encodeName(target).constData()) != 0)
+            return {};
+        return target;
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+std::unique_ptr<Sandbox> LocalProvider::create(const SandboxOptions& options, RunControl& control)
+{
+    if (control.isCancelled())
+        throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Cancelled"));
+    const QFileInfo bwrap(m_bwrap);
+    if (!bwrap.exists() || !bwrap.isExecutable())
+        throw ProviderError(ProviderError::Kind::Io,
+                            QStringLiteral("bubblewrap (bwrap) was not found at %1: install the "
+                                           "'bubblewrap' package").arg(m_bwrap));
+    if (::geteuid() == 0 && m_setpriv.isEmpty())
+        throw ProviderError(ProviderError::Kind::Io,
+                            QStringLiteral("Running as root needs setpriv (util-linux) to drop privileges"));
+    LocalSandboxConfig config;
+    config.options = options;
+    config.bwrap = m_bwrap;
+    config.setpriv = m_setpriv;
+    config.python = m_python;
+    config.node = m_node;
+    if (options.language == Language::Python)
+        config.fontCacheFile = fontCacheFile();
+    return std::make_unique<LocalSandbox>(config);
+}
+
+ValidationReport LocalProvider::validate()
+{
+    ValidationReport report;
+    report.provider = name();
+    using L = ValidationItem::Level;
+    auto add = [&](const QString& item, L level, const QString& detail) {
+        report.items.append({item, level, detail});
+    };
+
+    // Privileges.
+    if (::geteuid() == 0) {
+        if (m_setpriv.isEmpty())
+            add(QStringLiteral("privileges"), L::Error,
+                QStringLiteral("running as root but setpriv (util-linux) is missing: cannot drop to uid 65534"));
+        else
+            add(QStringLiteral("privileges"), L::Ok,
+                QStringLiteral("running as root: each sandbox drops to uid 65534 with setpriv, no capabilities"));
+    } else {
+        add(QStringLiteral("privileges"), L::Ok,
+            QStringLiteral("running as uid %1: the sandbox maps it to uid 65534").arg(::geteuid()));
+    }
+
+    // seccomp.
+    const QByteArray bpf = SeccompFilter::bpf();
+    if (bpf.isEmpty())
+        add(QStringLiteral("seccomp filter"), L::Error,
+            QStringLiteral("could not be built: %1").arg(SeccompFilter::buildError()));
+    else
+        add(QStringLiteral("seccomp filter"), L::Ok,
+            QStringLiteral("%1 rules, %2 BPF instructions").arg(SeccompFilter::ruleCount()).arg(bpf.size() / 8));
+
+    // bubblewrap: its version, then a real start.
+    QProcess version;
+    version.start(m_bwrap, {QStringLiteral("--version")});
+    const bool haveBwrap = version.waitForFinished(5000) && version.exitCode() == 0;
+    if (!haveBwrap) {
+        add(QStringLiteral("bubblewrap"), L::Error,
+            QStringLiteral("%1 does not run: install the 'bubblewrap' package").arg(m_bwrap));
+        return report;
+    }
+    const QString bwrapVersion = QString::fromUtf8(version.readAllStandardOutput()).trimmed();
+
+    std::unique_ptr<Sandbox> sandbox;
+    try {
+        RunControl control;
+        SandboxOptions options;
+        sandbox = create(options, control);
+        const Captured c = runCaptured(*sandbox, {QStringLiteral("true")}, 20000);
+        if (c.outcome.exitCode != 0)
+            throw ProviderError(ProviderError::Kind::Io, QString::fromUtf8(c.err).trimmed());
+        add(QStringLiteral("bubblewrap"), L::Ok,
+            QStringLiteral("%1 (%2): a sandbox starts").arg(bwrapVersion, m_bwrap));
+    } catch (const std::exception& e) {
+        add(QStringLiteral("bubblewrap"), L::Error,
+            QStringLiteral("%1 cannot start a sandbox: %2").arg(bwrapVersion, QString::fromUtf8(e.what())));
+        return report;
+    }
+
+    // Python and the base packages: one interpreter start tries every import.
+    try {
+        QString script = QStringLiteral(
+            "import importlib, json, sys\n"
+            "out = {'python': sys.version.split()[0], 'packages': {}}\n"
+            "for name in %1:\n"
+            "    try:\n"
+            "        m = importlib.import_module(name)\n"
+            "        out['packages'][name] = str(getattr(m, '__version__', 'unknown'))\n"
+            "    except Exception as e:\n"
+            "        out['packages'][name] = None\n"
+            "print(json.dumps(out))\n");
+        QStringList names;
+        for (const char* p : kBasePackages)
+            names << QStringLiteral("'%1'").arg(QLatin1String(p));
+        script = script.arg(QStringLiteral("[") + names.join(u',') + u']');
+        const Captured c = runCaptured(*sandbox, {m_python, QStringLiteral("-c"), script}, 120000);
+        const auto json = nlohmann::json::parse(c.out.constData(), c.out.constData() + c.out.size(), nullptr, false);
+        if (c.outcome.exitCode != 0 || json.is_discarded() || !json.is_object()) {
+            add(QStringLiteral("python3"), L::Error,
+                QStringLiteral("%1 does not run in the sandbox: %2")
+                    .arg(m_python, QString::fromUtf8(c.err.right(500)).trimmed()));
+        } else {
+            add(QStringLiteral("python3"), L::Ok,
+                QStringLiteral("Python %1 (%2)").arg(QString::fromStdString(json.value("python", "")), m_python));
+            const auto& packages = json["packages"];
+            for (const char* p : kBasePackages) {
+                const QString item = QStringLiteral("package %1").arg(QLatin1String(p));
+                if (packages.contains(p) && packages[p].is_string()) {
+                    add(item, L::Ok, QStringLiteral("%1 %2").arg(QLatin1String(p),
+                                                                 QString::fromStdString(packages[p].get<std::string>())));
+                } else {
+                    const QString hint = QLatin1String(p) == QLatin1String("yfinance")
+                        ? QStringLiteral("yfinance is not packaged in Debian; snippets can `!pip install yfinance` when the network or a wheel folder is available")
+                        : QStringLiteral("install the Debian package python3-%1").arg(QLatin1String(p));
+                    add(item, L::Warning, QStringLiteral("missing: %1 cannot be imported (%2)").arg(QLatin1String(p), hint));
+                }
+            }
+        }
+    } catch (const std::exception& e) {
+        add(QStringLiteral("python3"), L::Error, QString::fromUtf8(e.what()));
+    }
+
+    // Node.js.
+    try {
+        const Captured c = runCaptured(*sandbox, {m_node, QStringLiteral("--version")}, 30000);
+        if (c.outcome.exitCode == 0)
+            add(QStringLiteral("node"), L::Ok,
+                QStringLiteral("Node.js %1 (%2)").arg(QString::fromUtf8(c.out).trimmed(), m_node));
+        else
+            add(QStringLiteral("node"), L::Error,
+                QStringLiteral("%1 does not run in the sandbox: JavaScript snippets cannot run (%2)")
+                    .arg(m_node, QString::fromUtf8(c.err.right(300)).trimmed()));
+    } catch (const std::exception& e) {
+        add(QStringLiteral("node"), L::Error, QString::fromUtf8(e.what()));
+    }
+
+    add(QStringLiteral("matplotlib font cache"), fontCacheFile().isEmpty() ? L::Warning : L::Ok,
+        fontCacheFile().isEmpty() ? QStringLiteral("not built: plots start slower (matplotlib builds it per run)")
+                                  : fontCacheFile());
+
+    const CleanupReport cleanup = sandbox->destroy();
+    add(QStringLiteral("cleanup"), cleanup.confirmed ? L::Ok : L::Error,
+        cleanup.confirmed ? QStringLiteral("no process or folder left behind") : cleanup.detail);
+    return report;
+}
+
+} // namespace sandpad

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "providers/Sandbox.h"
+#include "providers/SandboxOptions.h"
+
+#include <QList>
+#include <QMap>
+#include <QPair>
+#include <QTemporaryDir>
+#include <memory>
+
+namespace sandpad {
+
+// Everything a LocalSandbox needs from its provider.
+struct LocalSandboxConfig {
+    SandboxOptions options;
+    QString bwrap;          // absolute path of bwrap on the host
+    QString setpriv;        // absolute path of setpriv (used when running as root)
+    QString python;         // interpreter paths as seen inside the sandbox
+    QString node;
+    QString fontCacheFile;  // host fontlist-*.json to bind into MPLCONFIGDIR; may be empty
+    QList<QPair<QString, QString>> writableBinds; // host -> sandbox; only for the font-cache build
+};
+
+// One bubblewrap sandbox (see docs/local-sandbox.md): a host temp dir bound read-only at
+// /sandpad, one bwrap process per run(), results over fd 3. Used from one thread.
+class LocalSandbox : public Sandbox {
+public:
+    static constexpr int kSandboxUid = 65534;
+    static constexpr qint64 kMaxResultBytes = 64LL * 1024 * 1024;
+
+    // Throws ProviderError(Io) when the temp dir cannot be made.
+    explicit LocalSandbox(const LocalSandboxConfig& config);
+    ~LocalSandbox() override;
+
+    QString id() const override;
+    QString workDir() const override;
+    QString interpreter(Language language) const override;
+    QStringList pipArguments() const override;
+
+    void writeFiles(const QList<SandboxFile>& files) override;
+    CommandOutcome run(const SandboxCommand& command, const OutputCallback& onOutput,
+                       RunControl& control) override;
+    std::optional<QByteArray> readFile(const QString& path) override;
+    CleanupReport destroy() override;
+
+    // The host folder behind /sandpad (tests use it to plant canaries).
+    QString hostWorkDir() const;
+    // Frames cut because the result channel exceeded kMaxResultBytes, and a protocol error if any.
+    QStringList truncatedResults() const { return m_truncated; }
+    QString resultChannelError() const { return m_resultError; }
+    // The full argv (program first) that run() would start for a command; for tests and docs.
+    QStringList commandLine(const SandboxCommand& command) const;
+
+private:
+    QString hostPathFor(const QString& sandboxPath) const;
+    QStringList bwrapArguments(const SandboxCommand& command) const;
+
+    LocalSandboxConfig m_config;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QString m_id;
+    QString m_fontTarget; // /tmp/mpl/fontlist-vNNN.json when a font cache is bound
+    QMap<QString, QByteArray> m_results;
+    QStringList m_truncated;
+    QString m_resultError;
+    QList<int> m_namespaceFds; // pid namespaces of past runs, held open so inodes stay unique
+    bool m_destroyed = false;
+    CleanupReport m_cleanup;
+};
+
+} // namespace sandpad

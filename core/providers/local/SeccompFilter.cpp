@@ -1,0 +1,138 @@
+#include "providers/local/SeccompFilter.h"
+
+#include <seccomp.h>
+
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace sandpad {
+
+namespace {
+
+struct Built {
+    QByteArray bytes;
+    QString error;
+    int rules = 0;
+};
+
+// Calls that a snippet never needs and that widen the kernel attack surface or let it escape
+// (namespaces, mounts, tracing, keyrings, BPF, io_uring which bypasses seccomp, modules).
+const char* const kDenied[] = {
+    "ptrace", "keyctl", "add_key", "request_key",
+    "mount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen", "fsmount", "fsconfig",
+    "fspick", "mount_setattr",
+    "unshare", "setns", "bpf", "perf_event_open", "userfaultfd",
+    "io_uring_setup", "io_uring_enter", "io_uring_register",
+    "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
+    "process_vm_readv", "process_vm_writev", "acct", "swapon", "swapoff", "syslog", "quotactl",
+};
+
+Built build()
+{
+    Built out;
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx) {
+        out.error = QStringLiteral("seccomp_init failed");
+        return out;
+    }
+    // x32 shares the x86_64 audit arch; adding it makes the same rules cover its numbering.
+    // Other foreign arches (i386 via int 0x80) hit the default bad-arch action: kill.
+    if (seccomp_arch_native() == SCMP_ARCH_X86_64)
+        seccomp_arch_add(ctx, SCMP_ARCH_X32);
+
+    auto fail = [&](const QString& what, int rc) {
+        out.error = QStringLiteral("%1: %2").arg(what, QString::fromLocal8Bit(strerror(-rc)));
+    };
+
+    for (const char* name : kDenied) {
+        const int nr = seccomp_syscall_resolve_name(name);
+        if (nr == __NR_SCMP_ERROR)
+            continue; // unknown to this libseccomp: nothing to deny
+        const int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+        if (rc < 0 && rc != -EOPNOTSUPP && rc != -EDOM) {
+            fail(QStringLiteral("rule for %1").arg(QLatin1String(name)), rc);
+            seccomp_release(ctx);
+            return out;
+        }
+        ++out.rules;
+    }
+    // clone3 takes its flags in memory that seccomp cannot inspect: ENOSYS makes glibc fall back
+    // to clone, whose flags we can check.
+    if (const int nr = seccomp_syscall_resolve_name("clone3"); nr != __NR_SCMP_ERROR) {
+        if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0) == 0)
+            ++out.rules;
+    }
+    // No new namespaces through clone (x86_64/arm64: flags are argument 0).
+    const scmp_datum_t nsFlags[] = {CLONE_NEWUSER, CLONE_NEWNS,  CLONE_NEWPID,   CLONE_NEWNET,
+                                    CLONE_NEWIPC,  CLONE_NEWUTS, CLONE_NEWCGROUP};
+    for (scmp_datum_t flag : nsFlags) {
+        const int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+                                        SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag));
+        if (rc < 0) {
+            fail(QStringLiteral("clone flag rule"), rc);
+            seccomp_release(ctx);
+            return out;
+        }
+        ++out.rules;
+    }
+    // TIOCSTI / TIOCLINUX: the kernel compares the command as 32 bits, so the rule must too, or
+    // 0x100005412 slips past an equality test.
+    const scmp_datum_t ioctls[] = {TIOCSTI, TIOCLINUX};
+    for (scmp_datum_t req : ioctls) {
+        const int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+                                        SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffULL, req));
+        if (rc < 0) {
+            fail(QStringLiteral("ioctl rule"), rc);
+            seccomp_release(ctx);
+            return out;
+        }
+        ++out.rules;
+    }
+
+    const int fd = memfd_create("sandpad-seccomp", MFD_CLOEXEC);
+    if (fd < 0) {
+        out.error = QStringLiteral("memfd_create failed");
+        seccomp_release(ctx);
+        return out;
+    }
+    const int rc = seccomp_export_bpf(ctx, fd);
+    seccomp_release(ctx);
+    if (rc < 0) {
+        fail(QStringLiteral("seccomp_export_bpf"), rc);
+        ::close(fd);
+        return out;
+    }
+    const off_t size = lseek(fd, 0, SEEK_END);
+    if (size > 0) {
+        out.bytes.resize(size);
+        if (pread(fd, out.bytes.data(), size, 0) != size) {
+            out.bytes.clear();
+            out.error = QStringLiteral("could not read the exported filter back");
+        }
+    } else {
+        out.error = QStringLiteral("empty filter");
+    }
+    ::close(fd);
+    return out;
+}
+
+const Built& cached()
+{
+    static std::once_flag once;
+    static Built built;
+    std::call_once(once, [] { built = build(); });
+    return built;
+}
+
+} // namespace
+
+QByteArray SeccompFilter::bpf() { return cached().bytes; }
+QString SeccompFilter::buildError() { return cached().error; }
+int SeccompFilter::ruleCount() { return cached().rules; }
+
+} // namespace sandpad

@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
+#include <QMetaType>
 #include <QString>
 #include <optional>
 
@@ -59,3 +60,5 @@ struct ExecutionResult {
 };
 
 } // namespace sandpad
+
+Q_DECLARE_METATYPE(sandpad::ExecutionResult)

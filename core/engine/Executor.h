@@ -7,6 +7,7 @@
 
 #include <QObject>
 #include <QPointer>
+#include <functional>
 #include <memory>
 
 namespace sandpad {
@@ -49,8 +50,8 @@ public:
     RunHandle* start(const ExecutionRequest& request);
 
     // Runs and waits (a local event loop; used by the CLI and tests). onOutput sees live output.
-    ExecutionResult run(const ExecutionRequest& request,
-                        const OutputCallback& onOutput = {});
+    using TextCallback = std::function<void(OutputStream, const QString&)>;
+    ExecutionResult run(const ExecutionRequest& request, const TextCallback& onOutput = {});
 
     // Waits for every run still going (used on shutdown).
     void waitForAll();
@@ -60,7 +61,10 @@ signals:
     void runFinished(const sandpad::ExecutionResult& result);
 
 private:
-    friend class RunJob;
+    // The whole run, on the worker thread (DESIGN.md's eight steps).
+    ExecutionResult execute(const ExecutionRequest& request, RunHandle& handle,
+                            std::shared_ptr<SandboxProvider> provider, const ExecutorConfig& config);
+    void account(ExecutionResult& result, const QString& source);
     std::shared_ptr<SandboxProvider> m_provider;
     UsageLedger* m_ledger;
     DocumentStore* m_documents;

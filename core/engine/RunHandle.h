@@ -51,6 +51,3 @@ private:
 };
 
 } // namespace sandpad
-
-Q_DECLARE_METATYPE(sandpad::ExecutionResult)
-Q_DECLARE_METATYPE(sandpad::OutputStream)

@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QMap>
+#include <QMetaType>
 #include <QString>
 #include <QStringList>
 #include <functional>
@@ -73,3 +74,5 @@ public:
 };
 
 } // namespace sandpad
+
+Q_DECLARE_METATYPE(sandpad::OutputStream)

@@ -1,0 +1,97 @@
+#include "settings/AppSettings.h"
+
+#include <QSettings>
+#include <QStringList>
+#include <algorithm>
+
+namespace sandpad {
+
+namespace {
+const QStringList kProviders = {QStringLiteral("none"), QStringLiteral("local"), QStringLiteral("vercel"),
+                                QStringLiteral("daytona"), QStringLiteral("command")};
+}
+
+AppSettings AppSettings::load()
+{
+    QSettings settings(QStringLiteral("sandpad"), QStringLiteral("sandpad"));
+    return load(settings);
+}
+
+AppSettings AppSettings::load(QSettings& s)
+{
+    AppSettings a;
+    a.provider = s.value(QStringLiteral("provider/name"), a.provider).toString();
+    a.deadlineSeconds = s.value(QStringLiteral("run/deadlineSeconds"), a.deadlineSeconds).toInt();
+    a.memoryLimitMb = s.value(QStringLiteral("run/memoryLimitMb"), a.memoryLimitMb).toLongLong();
+    a.allowNetwork = s.value(QStringLiteral("run/allowNetwork"), a.allowNetwork).toBool();
+    a.pipWheelDir = s.value(QStringLiteral("pip/wheelDir")).toString();
+    a.pipIndexUrl = s.value(QStringLiteral("pip/indexUrl")).toString();
+    a.pythonPath = s.value(QStringLiteral("local/python")).toString();
+    a.nodePath = s.value(QStringLiteral("local/node")).toString();
+    a.vercelApiUrl = s.value(QStringLiteral("vercel/apiUrl")).toString();
+    a.vercelTeamId = s.value(QStringLiteral("vercel/teamId")).toString();
+    a.vercelProjectId = s.value(QStringLiteral("vercel/projectId")).toString();
+    a.daytonaApiUrl = s.value(QStringLiteral("daytona/apiUrl")).toString();
+    a.daytonaOrganizationId = s.value(QStringLiteral("daytona/organizationId")).toString();
+    a.commandProviderPath = s.value(QStringLiteral("command/path")).toString();
+    a.poolSize = s.value(QStringLiteral("local/poolSize"), a.poolSize).toInt();
+    a.sanitize();
+    return a;
+}
+
+void AppSettings::save() const
+{
+    QSettings settings(QStringLiteral("sandpad"), QStringLiteral("sandpad"));
+    save(settings);
+}
+
+void AppSettings::save(QSettings& s) const
+{
+    s.setValue(QStringLiteral("provider/name"), provider);
+    s.setValue(QStringLiteral("run/deadlineSeconds"), deadlineSeconds);
+    s.setValue(QStringLiteral("run/memoryLimitMb"), memoryLimitMb);
+    s.setValue(QStringLiteral("run/allowNetwork"), allowNetwork);
+    s.setValue(QStringLiteral("pip/wheelDir"), pipWheelDir);
+    s.setValue(QStringLiteral("pip/indexUrl"), pipIndexUrl);
+    s.setValue(QStringLiteral("local/python"), pythonPath);
+    s.setValue(QStringLiteral("local/node"), nodePath);
+    s.setValue(QStringLiteral("vercel/apiUrl"), vercelApiUrl);
+    s.setValue(QStringLiteral("vercel/teamId"), vercelTeamId);
+    s.setValue(QStringLiteral("vercel/projectId"), vercelProjectId);
+    s.setValue(QStringLiteral("daytona/apiUrl"), daytonaApiUrl);
+    s.setValue(QStringLiteral("daytona/organizationId"), daytonaOrganizationId);
+    s.setValue(QStringLiteral("command/path"), commandProviderPath);
+    s.setValue(QStringLiteral("local/poolSize"), poolSize);
+    s.sync();
+}
+
+void AppSettings::applyEnvironment()
+{
+    const QString p = qEnvironmentVariable("SANDPAD_PROVIDER").trimmed().toLower();
+    if (!p.isEmpty())
+        provider = p;
+}
+
+QStringList AppSettings::sanitize()
+{
+    QStringList notes;
+    provider = provider.trimmed().toLower();
+    if (!kProviders.contains(provider)) {
+        notes << QStringLiteral("unknown provider \"%1\" in settings; using the local sandbox").arg(provider);
+        provider = QStringLiteral("local");
+    }
+    const int deadline = std::clamp(deadlineSeconds, 1, 300);
+    if (deadline != deadlineSeconds) {
+        notes << QStringLiteral("deadline %1 s is out of range (1-300); using %2 s").arg(deadlineSeconds).arg(deadline);
+        deadlineSeconds = deadline;
+    }
+    const qint64 memory = std::clamp<qint64>(memoryLimitMb, 128, 65536);
+    if (memory != memoryLimitMb) {
+        notes << QStringLiteral("memory limit %1 MB is out of range (128-65536); using %2 MB").arg(memoryLimitMb).arg(memory);
+        memoryLimitMb = memory;
+    }
+    poolSize = std::clamp(poolSize, 0, 8);
+    return notes;
+}
+
+} // namespace sandpad

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <QString>
+
+class QSettings;
+
+namespace sandpad {
+
+// The user's settings (QSettings in the platform's config location), shared by the GUI and the CLI.
+// Secrets never live here: see SecretStore. Environment variables and CLI flags override on top.
+struct AppSettings {
+    QString provider = QStringLiteral("local");   // none | local | vercel | daytona | command
+    int deadlineSeconds = 300;                     // <= 300
+    qint64 memoryLimitMb = 1024;
+    bool allowNetwork = false;
+    QString pipWheelDir;
+    QString pipIndexUrl;
+    QString pythonPath;                            // local provider; empty = /usr/bin/python3
+    QString nodePath;                              // local provider; empty = node on PATH
+    QString vercelApiUrl, vercelTeamId, vercelProjectId;   // not secret; tokens are
+    QString daytonaApiUrl, daytonaOrganizationId;
+    QString commandProviderPath;                   // the executable of a command provider
+    int poolSize = 1;                              // pre-started sandboxes per language (0: off)
+
+    static AppSettings load();                     // from the default QSettings
+    static AppSettings load(QSettings& settings);
+    void save() const;
+    void save(QSettings& settings) const;
+    // Applies SANDPAD_PROVIDER and similar environment overrides.
+    void applyEnvironment();
+    // Clamps values into their valid ranges; returns a note per value that was corrected.
+    QStringList sanitize();
+};
+
+} // namespace sandpad

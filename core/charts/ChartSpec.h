@@ -1,0 +1,94 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <optional>
+#include <vector>
+
+namespace sandpad {
+
+enum class ChartType { Line, Scatter, Bar, Pie, BoxAndWhisker };
+
+// One line or scatter series. xs are numbers, epoch milliseconds (datetime x) or indices into
+// ChartSpec::xCategories() (string x); a NaN y is a gap (the wrapper turns NaN into null).
+struct ChartSeries {
+    QString label;
+    std::vector<double> xs;
+    std::vector<double> ys;
+};
+
+// Bar chart: `label` is the category on the x axis, `group` the series; groups stack.
+struct ChartBars {
+    QStringList categories;                   // in order of first appearance
+    QStringList groups;                       // in order of first appearance
+    std::vector<std::vector<double>> values;  // [group][category]; NaN where a group has no bar
+};
+
+struct ChartSlice {
+    QString label;
+    double value = 0; // `angle` (E2B/Daytona) or `value`
+};
+
+struct ChartBox {
+    QString label;
+    double min = 0, firstQuartile = 0, median = 0, thirdQuartile = 0, max = 0;
+    std::vector<double> outliers;
+};
+
+struct ChartParseResult;
+
+// A validated, normalized interactive chart dictionary (DESIGN.md "Interactive chart
+// dictionaries"): line, scatter and bar, plus pie and box_and_whisker.
+class ChartSpec {
+public:
+    // At most this many values (points, bars, slices, box values) in one chart.
+    static constexpr qsizetype maxValues = 5'000'000;
+
+    // Never throws: a chart that does not fit the schema gives an error naming the field, e.g.
+    // `chart.elements[2].points[5]: y must be a number, got "abc"`.
+    static ChartParseResult parse(const QJsonObject& chart);
+
+    ChartType type() const { return m_type; }
+    QString typeName() const;
+    const QString& title() const { return m_title; }
+    const QString& xLabel() const { return m_xLabel; }
+    const QString& yLabel() const { return m_yLabel; }
+
+    // Line and scatter.
+    bool datetimeX() const { return m_datetimeX; }
+    bool categoryX() const { return !m_xCategories.isEmpty(); }
+    const QStringList& xCategories() const { return m_xCategories; }
+    const QList<ChartSeries>& series() const { return m_series; }
+
+    const ChartBars& bars() const { return m_bars; }
+    const QList<ChartSlice>& slices() const { return m_slices; }
+    const QList<ChartBox>& boxes() const { return m_boxes; }
+
+    bool isEmpty() const;
+
+    // The normalized dictionary: x_scale "datetime" x values as epoch ms, bar values as numbers,
+    // NaN as null, unknown keys dropped. parse(toJson()) gives the same chart.
+    QJsonObject toJson() const;
+
+private:
+    ChartType m_type = ChartType::Line;
+    QString m_title, m_xLabel, m_yLabel;
+    bool m_datetimeX = false;
+    QStringList m_xCategories;
+    QList<ChartSeries> m_series;
+    ChartBars m_bars;
+    QList<ChartSlice> m_slices;
+    QList<ChartBox> m_boxes;
+
+    friend class ChartSpecParser;
+};
+
+struct ChartParseResult {
+    std::optional<ChartSpec> spec;
+    QString error; // set when spec is empty
+    bool ok() const { return spec.has_value(); }
+};
+
+} // namespace sandpad

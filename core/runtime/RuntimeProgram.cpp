@@ -1,0 +1,91 @@
+#include "runtime/RuntimeProgram.h"
+
+#include "runtime/PipDirectives.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+// The wrappers live in the static sandpad_resources library; a static library's resources must be
+// registered explicitly (and Q_INIT_RESOURCE cannot be used inside a namespace).
+static void initRuntimeResources()
+{
+    static const bool once = [] {
+        Q_INIT_RESOURCE(resources);
+        return true;
+    }();
+    (void)once;
+}
+
+namespace sandpad {
+
+QByteArray RuntimeProgram::wrapperSource(Language language)
+{
+    initRuntimeResources();
+    QFile file(language == Language::Python ? QStringLiteral(":/sandpad/runtime/wrapper.py")
+                                            : QStringLiteral(":/sandpad/runtime/wrapper.mjs"));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll();
+}
+
+RuntimeProgram RuntimeProgram::build(const Input& input)
+{
+    RuntimeProgram program;
+    const bool python = input.language == Language::Python;
+    QString workDir = input.workDir;
+    while (workDir.size() > 1 && workDir.endsWith(u'/'))
+        workDir.chop(1);
+    const QString wrapperPath = workDir + (python ? QStringLiteral("/wrapper.py") : QStringLiteral("/wrapper.mjs"));
+    const QString codePath = workDir + (python ? QStringLiteral("/main.py") : QStringLiteral("/main.mjs"));
+    const QString manifestPath = workDir + QStringLiteral("/manifest.json");
+    program.outDir = workDir + QStringLiteral("/out");
+    program.resultPath = program.outDir + QStringLiteral("/result.json");
+
+    const QByteArray wrapper = wrapperSource(input.language);
+    if (wrapper.isEmpty()) {
+        program.error = QStringLiteral("The %1 runtime wrapper is missing from this build").arg(languageName(input.language));
+        return program;
+    }
+
+    QString code = input.code;
+    if (python) {
+        const PipDirectives directives = PipDirectives::parse(code);
+        code = directives.code();
+        program.packages = directives.packagesToInstall();
+    }
+
+    const QString title = input.title.trimmed().isEmpty()
+        ? (python ? QStringLiteral("main.py") : QStringLiteral("main.mjs")) : input.title.trimmed();
+    const QJsonObject manifest{
+        {QStringLiteral("language"), languageName(input.language)},
+        {QStringLiteral("title"), title},
+        {QStringLiteral("code_path"), codePath},
+        {QStringLiteral("out_dir"), program.outDir},
+        {QStringLiteral("packages"), QJsonArray::fromStringList(program.packages)},
+        {QStringLiteral("pip_args"), QJsonArray::fromStringList(input.pipArgs)},
+    };
+
+    program.files = {
+        SandboxFile{wrapperPath, wrapper, 0644},
+        SandboxFile{codePath, code.toUtf8(), 0644},
+        SandboxFile{manifestPath, QJsonDocument(manifest).toJson(QJsonDocument::Compact), 0644},
+    };
+    const QString interpreter = !input.interpreter.isEmpty()
+        ? input.interpreter : (python ? QStringLiteral("python3") : QStringLiteral("node"));
+    program.command.argv = {interpreter, wrapperPath, manifestPath};
+    program.command.cwd = workDir;
+    if (python)
+        program.command.env.insert(QStringLiteral("MPLBACKEND"), QStringLiteral("Agg"));
+    return program;
+}
+
+RuntimeProgram RuntimeProgram::build(Language language, const QString& code, const QString& title,
+                                     const Sandbox& sandbox)
+{
+    return build(Input{language, code, title, sandbox.workDir(), sandbox.interpreter(language),
+                       sandbox.pipArguments()});
+}
+
+} // namespace sandpad

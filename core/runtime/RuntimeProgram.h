@@ -1,0 +1,43 @@
+#pragma once
+
+#include "providers/Sandbox.h"
+#include "runtime/Language.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace sandpad {
+
+// A snippet turned into what a sandbox runs (docs/runtime-protocol.md): the wrapper, the user's
+// program and manifest.json to place in the work dir, and the one command to run.
+struct RuntimeProgram {
+    QList<SandboxFile> files;   // wrapper.py|.mjs, main.py|.mjs, manifest.json
+    SandboxCommand command;     // argv, cwd and env; the caller sets timeoutMs
+    QString outDir;             // W/out: where result.json and chart files appear
+    QString resultPath;         // W/out/result.json
+    QStringList packages;       // the `!pip install` packages that will be installed (Python)
+    QString error;              // set when the program could not be built (wrapper resource missing)
+
+    bool ok() const { return error.isEmpty(); }
+    // The path of a chart file named in result.json.
+    QString chartPath(const QString& file) const { return outDir + u'/' + file; }
+
+    struct Input {
+        Language language = Language::Python;
+        QString code;           // the editor's text; `!pip install` lines are handled here
+        QString title;          // tracebacks name the program after it
+        QString workDir;        // Sandbox::workDir()
+        QString interpreter;    // Sandbox::interpreter(language)
+        QStringList pipArgs;    // Sandbox::pipArguments()
+    };
+    static RuntimeProgram build(const Input& input);
+    // The same with workDir, interpreter and pip arguments taken from the sandbox.
+    static RuntimeProgram build(Language language, const QString& code, const QString& title,
+                                const Sandbox& sandbox);
+
+    // The wrapper source compiled into the binary (":/sandpad/runtime/wrapper.py" / ".mjs").
+    static QByteArray wrapperSource(Language language);
+};
+
+} // namespace sandpad

@@ -1,0 +1,115 @@
+#include "runtime/WrapperResult.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QRegularExpression>
+
+namespace sandpad {
+
+namespace {
+
+std::optional<WrapperResult> invalid(QString* problem, const QString& what)
+{
+    if (problem)
+        *problem = QStringLiteral("Invalid result.json from the runtime wrapper: ") + what;
+    return std::nullopt;
+}
+
+// A string or null/absent; anything else is a protocol violation.
+bool optionalString(const QJsonObject& o, const QString& key, std::optional<QString>* out)
+{
+    const QJsonValue v = o.value(key);
+    if (v.isUndefined() || v.isNull()) {
+        out->reset();
+        return true;
+    }
+    if (!v.isString())
+        return false;
+    *out = v.toString();
+    return true;
+}
+
+} // namespace
+
+std::optional<WrapperResult> WrapperResult::parse(const QByteArray& json, QString* problem)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return invalid(problem, QStringLiteral("%1 at offset %2").arg(parseError.errorString()).arg(parseError.offset));
+    if (!doc.isObject())
+        return invalid(problem, QStringLiteral("not a JSON object"));
+    const QJsonObject o = doc.object();
+
+    WrapperResult r;
+    const QJsonValue status = o.value(QStringLiteral("status"));
+    if (status == QJsonValue(QStringLiteral("success")))
+        r.success = true;
+    else if (status == QJsonValue(QStringLiteral("error")))
+        r.success = false;
+    else if (status.isUndefined())
+        return invalid(problem, QStringLiteral("\"status\" is missing"));
+    else
+        return invalid(problem, QStringLiteral("\"status\" must be \"success\" or \"error\""));
+
+    if (!optionalString(o, QStringLiteral("result"), &r.result))
+        return invalid(problem, QStringLiteral("\"result\" must be a string or null"));
+
+    const QJsonValue error = o.value(QStringLiteral("error"));
+    if (error.isObject()) {
+        const QJsonObject e = error.toObject();
+        const QJsonValue name = e.value(QStringLiteral("name"));
+        const QJsonValue value = e.value(QStringLiteral("value"));
+        const QJsonValue traceback = e.value(QStringLiteral("traceback"));
+        if (!name.isString() || name.toString().isEmpty())
+            return invalid(problem, QStringLiteral("\"error.name\" must be a non-empty string"));
+        if (!value.isString())
+            return invalid(problem, QStringLiteral("\"error.value\" must be a string"));
+        if (!traceback.isUndefined() && !traceback.isNull() && !traceback.isString())
+            return invalid(problem, QStringLiteral("\"error.traceback\" must be a string"));
+        r.error = WrapperError{name.toString(), value.toString(), traceback.toString()};
+    } else if (!error.isUndefined() && !error.isNull()) {
+        return invalid(problem, QStringLiteral("\"error\" must be an object or null"));
+    }
+    if (!r.success && !r.error)
+        return invalid(problem, QStringLiteral("status is \"error\" but \"error\" is missing"));
+    if (r.success && r.error)
+        return invalid(problem, QStringLiteral("status is \"success\" but an error is given"));
+
+    const QJsonValue charts = o.value(QStringLiteral("charts"));
+    if (!charts.isUndefined() && !charts.isNull() && !charts.isArray())
+        return invalid(problem, QStringLiteral("\"charts\" must be a list"));
+    // Chart files are plain names inside out_dir: never a path that could point elsewhere.
+    static const QRegularExpression safeName(QStringLiteral("^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,100}$"));
+    const QJsonArray list = charts.toArray();
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        const QString where = QStringLiteral("\"charts[%1]\"").arg(i);
+        if (!list[i].isObject())
+            return invalid(problem, where + QStringLiteral(" must be an object"));
+        const QJsonObject c = list[i].toObject();
+        const QString kind = c.value(QStringLiteral("kind")).toString();
+        WrapperChartRef ref;
+        if (kind == u"png") {
+            ref.kind = WrapperChartRef::Kind::Png;
+            ref.file = c.value(QStringLiteral("file")).toString();
+            if (!safeName.match(ref.file).hasMatch() || ref.file.contains(QStringLiteral("..")))
+                return invalid(problem, where + QStringLiteral(" needs a plain \"file\" name"));
+        } else if (kind == u"interactive") {
+            ref.kind = WrapperChartRef::Kind::Interactive;
+            const QJsonValue spec = c.value(QStringLiteral("spec"));
+            if (!spec.isObject())
+                return invalid(problem, where + QStringLiteral(" needs a \"spec\" object"));
+            ref.spec = spec.toObject();
+        } else {
+            return invalid(problem, where + QStringLiteral(" has an unknown \"kind\""));
+        }
+        r.charts.append(ref);
+    }
+
+    if (!optionalString(o, QStringLiteral("chart_error"), &r.chartError))
+        return invalid(problem, QStringLiteral("\"chart_error\" must be a string or null"));
+    return r;
+}
+
+} // namespace sandpad

@@ -1,0 +1,290 @@
+#include "providers/http/HttpClient.h"
+
+#include "providers/RunControl.h"
+
+#include <QEventLoop>
+#include <QHttpMultiPart>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QRegularExpression>
+#include <QTimer>
+
+namespace sandpad {
+
+namespace {
+constexpr qint64 kMaxRetryAfterMs = 20000;
+
+// The service's own error text: Vercel {"error":{"code","message"}}, Daytona {"message": str|[str]}.
+QString serviceMessage(const QByteArray& body)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(body);
+    if (!doc.isObject())
+        return QString::fromUtf8(body.left(200)).trimmed();
+    const QJsonObject obj = doc.object();
+    if (obj.value(QLatin1String("error")).isObject()) {
+        const QJsonObject err = obj.value(QLatin1String("error")).toObject();
+        const QString code = err.value(QLatin1String("code")).toString();
+        const QString msg = err.value(QLatin1String("message")).toString();
+        return code.isEmpty() ? msg : QStringLiteral("%1: %2").arg(code, msg);
+    }
+    const QJsonValue msg = obj.value(QLatin1String("message"));
+    if (msg.isArray()) {
+        QStringList parts;
+        for (const auto& v : msg.toArray())
+            parts << v.toString();
+        return parts.join(QLatin1String("; "));
+    }
+    if (msg.isString())
+        return msg.toString();
+    return obj.value(QLatin1String("error")).toString();
+}
+} // namespace
+
+QByteArray HttpResponse::header(const QByteArray& name) const
+{
+    for (const auto& h : headers)
+        if (h.first.compare(name, Qt::CaseInsensitive) == 0)
+            return h.second;
+    return {};
+}
+
+HttpClient::HttpClient(QString service) : m_service(std::move(service)) {}
+
+HttpClient::~HttpClient()
+{
+    // A manager must die in its own thread.
+    if (m_manager && m_managerThread != QThread::currentThread())
+        m_manager.release()->deleteLater();
+}
+
+void HttpClient::addSecret(const QString& secret)
+{
+    if (!secret.isEmpty() && !m_secrets.contains(secret))
+        m_secrets << secret;
+}
+
+QString HttpClient::redact(QString text) const
+{
+    for (const auto& s : m_secrets)
+        text.replace(s, QLatin1String("[redacted]"));
+    static const QRegularExpression bearer(QStringLiteral("(Bearer\\s+)[^\\s\"']+"),
+                                           QRegularExpression::CaseInsensitiveOption);
+    text.replace(bearer, QStringLiteral("\\1[redacted]"));
+    return text;
+}
+
+void HttpClient::setControl(RunControl* control) { m_control = control; }
+RunControl* HttpClient::control() const { return m_control.data(); }
+
+QNetworkAccessManager* HttpClient::manager()
+{
+    if (!m_manager || m_managerThread != QThread::currentThread()) {
+        if (m_manager)
+            m_manager.release()->deleteLater();
+        m_manager = std::make_unique<QNetworkAccessManager>();
+        m_manager->setAutoDeleteReplies(false);
+        m_managerThread = QThread::currentThread();
+    }
+    return m_manager.get();
+}
+
+bool HttpClient::sleep(qint64 ms, bool cancellable)
+{
+    RunControl* control = cancellable ? m_control.data() : nullptr;
+    if (control && control->isCancelled())
+        return false;
+    if (ms <= 0)
+        return true;
+    QEventLoop loop;
+    bool cancelled = false;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    if (control)
+        QObject::connect(control, &RunControl::cancelRequested, &loop, [&] {
+            cancelled = true;
+            loop.quit();
+        }, Qt::QueuedConnection);
+    loop.exec();
+    return !cancelled && !(control && control->isCancelled());
+}
+
+qint64 HttpClient::retryDelayMs(const HttpResponse& response, int attempt)
+{
+    qint64 headerMs = -1;
+    for (const auto& h : response.headers) {
+        const QByteArray name = h.first.toLower();
+        if (name == "retry-after" || name.startsWith("retry-after-")) {
+            bool ok = false;
+            const double seconds = h.second.trimmed().toDouble(&ok);
+            if (ok && seconds >= 0)
+                headerMs = std::max(headerMs, qint64(seconds * 1000));
+        }
+    }
+    if (headerMs >= 0)
+        return std::min(headerMs, kMaxRetryAfterMs);
+    return attempt <= 1 ? 400 : 800;
+}
+
+HttpResponse HttpClient::sendOnce(const HttpRequest& rq)
+{
+    HttpResponse resp;
+    RunControl* control = m_control.data();
+    if (control && control->isCancelled()) {
+        resp.end = HttpResponse::End::Cancelled;
+        return resp;
+    }
+    if (rq.deadline.hasExpired()) {
+        resp.end = HttpResponse::End::DeadlineExpired;
+        return resp;
+    }
+
+    QNetworkRequest nr(rq.url);
+    for (const auto& h : rq.headers)
+        nr.setRawHeader(h.first, h.second);
+    nr.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    nr.setTransferTimeout(0); // the deadline bounds every request
+
+    ++m_requests;
+    QNetworkReply* reply = nullptr;
+    if (rq.multipart) {
+        QHttpMultiPart* mp = rq.multipart();
+        reply = manager()->sendCustomRequest(nr, rq.method, mp);
+        mp->setParent(reply);
+    } else if (rq.method == "GET") {
+        reply = manager()->get(nr);
+    } else if (rq.method == "DELETE" && rq.body.isEmpty()) {
+        reply = manager()->deleteResource(nr);
+    } else {
+        reply = manager()->sendCustomRequest(nr, rq.method, rq.body);
+    }
+    std::unique_ptr<QNetworkReply> owner(reply);
+
+    QEventLoop loop;
+    QTimer deadlineTimer;
+    deadlineTimer.setSingleShot(true);
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    if (!rq.deadline.isForever()) {
+        QObject::connect(&deadlineTimer, &QTimer::timeout, &loop, [&] {
+            resp.end = HttpResponse::End::DeadlineExpired;
+            reply->abort();
+        });
+        deadlineTimer.start(std::chrono::milliseconds(std::max<qint64>(0, rq.deadline.remainingTime())));
+    }
+    if (control)
+        QObject::connect(control, &RunControl::cancelRequested, &loop, [&] {
+            resp.end = HttpResponse::End::Cancelled;
+            reply->abort();
+        }, Qt::QueuedConnection);
+    if (rq.onData)
+        QObject::connect(reply, &QNetworkReply::readyRead, &loop, [&] {
+            const QByteArray chunk = reply->readAll();
+            if (!chunk.isEmpty())
+                rq.onData(chunk);
+        });
+    if (control && control->isCancelled()) { // cancelled between the check above and connect()
+        resp.end = HttpResponse::End::Cancelled;
+        reply->abort();
+    }
+    if (!reply->isFinished())
+        loop.exec();
+
+    resp.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    resp.headers = reply->rawHeaderPairs();
+    if (resp.end != HttpResponse::End::Finished)
+        return resp;
+    const QByteArray rest = reply->readAll();
+    if (rq.onData) {
+        if (!rest.isEmpty())
+            rq.onData(rest);
+    } else {
+        resp.body = rest;
+    }
+    const int err = int(reply->error());
+    // 1..199: connection, socket and proxy failures (no usable HTTP answer, or a cut stream).
+    if (err > 0 && (err < 200 || resp.status == 0)) {
+        const QString what = resp.status != 0
+                                 ? QStringLiteral("%1: the connection dropped during %2 %3 (%4)")
+                                 : QStringLiteral("%1: service unavailable: %2 %3 failed (%4)");
+        throw ProviderError(ProviderError::Kind::Unavailable,
+                            redact(what.arg(m_service, QString::fromLatin1(rq.method),
+                                            rq.url.path(), reply->errorString())));
+    }
+    return resp;
+}
+
+HttpResponse HttpClient::send(const HttpRequest& rq)
+{
+    for (int attempt = 0;; ++attempt) {
+        HttpResponse resp = sendOnce(rq);
+        resp.attempts = attempt + 1;
+        if (resp.end != HttpResponse::End::Finished)
+            return resp;
+        const bool retryable = resp.status == 429 || resp.status >= 500;
+        if (!retryable || !rq.retry || attempt >= 2)
+            return resp;
+        const qint64 delay = retryDelayMs(resp, attempt + 1);
+        if (!rq.deadline.isForever() && delay >= rq.deadline.remainingTime())
+            return resp;
+        if (!sleep(delay)) {
+            resp.end = HttpResponse::End::Cancelled;
+            return resp;
+        }
+    }
+}
+
+HttpResponse HttpClient::sendChecked(const HttpRequest& rq, const QString& what)
+{
+    HttpResponse resp = send(rq);
+    if (resp.end == HttpResponse::End::Cancelled)
+        throw ProviderError(ProviderError::Kind::Cancelled,
+                            QStringLiteral("%1: %2 cancelled").arg(m_service, what));
+    if (resp.end == HttpResponse::End::DeadlineExpired)
+        throw ProviderError(ProviderError::Kind::Unavailable,
+                            QStringLiteral("%1: %2 timed out (no answer in time)").arg(m_service, what));
+    if (!resp.ok())
+        throw errorFor(resp, what);
+    return resp;
+}
+
+ProviderError HttpClient::errorFor(const HttpResponse& resp, const QString& what) const
+{
+    using Kind = ProviderError::Kind;
+    Kind kind = Kind::Protocol;
+    QString cause;
+    const int s = resp.status;
+    if (s == 401 || s == 403) {
+        kind = Kind::Unauthorized;
+        cause = QStringLiteral("bad credentials (the token or API key was refused)");
+    } else if (s == 402) {
+        kind = Kind::PaymentRequired;
+        cause = QStringLiteral("payment required (the account is blocked or out of credit)");
+    } else if (s == 404) {
+        kind = Kind::NotFound;
+        cause = QStringLiteral("not found");
+    } else if (s == 410 || s == 422) {
+        kind = Kind::SandboxStopped;
+        cause = QStringLiteral("sandbox stopped");
+    } else if (s == 429) {
+        kind = Kind::RateLimited;
+        cause = QStringLiteral("rate limited (still refused after %1 attempts)").arg(resp.attempts);
+    } else if (s == 408) {
+        kind = Kind::Unavailable;
+        cause = QStringLiteral("request timed out on the service");
+    } else if (s >= 500) {
+        kind = Kind::Unavailable;
+        cause = QStringLiteral("service unavailable (after %1 attempts)").arg(resp.attempts);
+    } else if (s == 400) {
+        cause = QStringLiteral("bad request");
+    } else {
+        cause = QStringLiteral("unexpected answer");
+    }
+    QString text = QStringLiteral("%1: %2 failed: %3 (HTTP %4)").arg(m_service, what, cause).arg(s);
+    const QString detail = serviceMessage(resp.body);
+    if (!detail.isEmpty())
+        text += QStringLiteral(": ") + detail;
+    return ProviderError(kind, redact(text));
+}
+
+} // namespace sandpad

@@ -1,0 +1,103 @@
+#include "FakeServer.h"
+
+#include "providers/http/HttpClient.h"
+
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QThread>
+
+using namespace sandpad;
+
+FakeServer::FakeServer(const QString& script, const QStringList& args)
+{
+    m_proc.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    m_proc.start(QStringLiteral("/usr/bin/python3"),
+                 QStringList{QStringLiteral(SANDPAD_SOURCE_DIR "/tests/fakes/") + script} + args);
+    if (!m_proc.waitForStarted(10000))
+        return;
+    while (!m_proc.canReadLine() && m_proc.waitForReadyRead(20000)) {
+    }
+    m_port = m_proc.readLine().trimmed().toInt();
+}
+
+FakeServer::~FakeServer()
+{
+    if (m_proc.state() != QProcess::NotRunning) {
+        m_proc.terminate();
+        if (!m_proc.waitForFinished(5000))
+            m_proc.kill();
+        m_proc.waitForFinished(2000);
+    }
+}
+
+QByteArray FakeServer::call(const QByteArray& method, const QString& path, const QByteArray& body)
+{
+    HttpClient http(QStringLiteral("fake"));
+    HttpRequest rq;
+    rq.method = method;
+    rq.url = QUrl(base() + path);
+    rq.body = body;
+    if (!body.isEmpty())
+        rq.headers.emplaceBack("Content-Type", "application/json");
+    rq.deadline = QDeadlineTimer(10000);
+    return http.send(rq).body;
+}
+
+void FakeServer::reset() { call("POST", QStringLiteral("/__fake/reset"), "{}"); }
+
+void FakeServer::inject(const QJsonObject& o)
+{
+    call("POST", QStringLiteral("/__fake/faults"), QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+QJsonArray FakeServer::requests()
+{
+    return QJsonDocument::fromJson(call("GET", QStringLiteral("/__fake/requests"))).array();
+}
+
+QJsonObject FakeServer::sandboxes()
+{
+    return QJsonDocument::fromJson(call("GET", QStringLiteral("/__fake/sandboxes"))).object();
+}
+
+int FakeServer::count(const QString& pattern)
+{
+    const QRegularExpression re(pattern);
+    int n = 0;
+    for (const auto& v : requests()) {
+        const QJsonObject r = v.toObject();
+        if (re.match(r.value(QLatin1String("method")).toString() + QLatin1Char(' ') +
+                     r.value(QLatin1String("path")).toString()).hasMatch())
+            ++n;
+    }
+    return n;
+}
+
+double FakeServer::serverMs()
+{
+    double total = 0;
+    for (const auto& v : requests())
+        total += v.toObject().value(QLatin1String("ms")).toDouble();
+    return total;
+}
+
+bool FakeServer::allCleaned(QString* why)
+{
+    // The fake removes the process and folder right after the stop/delete; allow it a moment.
+    for (int i = 0; i < 50; ++i) {
+        const QJsonObject all = sandboxes();
+        QStringList left;
+        for (auto it = all.begin(); it != all.end(); ++it) {
+            const QJsonObject s = it.value().toObject();
+            if (s.value(QLatin1String("alive")).toBool() || s.value(QLatin1String("root_exists")).toBool() ||
+                !s.value(QLatin1String("destroyed")).toBool())
+                left << it.key();
+        }
+        if (left.isEmpty())
+            return true;
+        if (why)
+            *why = QStringLiteral("not cleaned: ") + left.join(QLatin1Char(','));
+        QThread::msleep(100);
+    }
+    return false;
+}

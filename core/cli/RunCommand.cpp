@@ -1,0 +1,408 @@
+#include "cli/RunCommand.h"
+
+#include "accounting/CreditsAccount.h"
+#include "accounting/UsageLedger.h"
+#include "documents/DocumentStore.h"
+#include "engine/ExecutionRequest.h"
+#include "engine/Executor.h"
+#include "providers/ProviderRegistry.h"
+#include "providers/SandboxProvider.h"
+#include "settings/AppSettings.h"
+#include "storage/Database.h"
+#include "workspace/Workspace.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTextStream>
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace sandpad {
+
+namespace {
+
+void writeOut(const QString& text)
+{
+    const QByteArray bytes = text.toUtf8();
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    std::fflush(stdout);
+}
+
+void writeErr(const QString& text)
+{
+    const QByteArray bytes = text.toUtf8();
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+    std::fflush(stderr);
+}
+
+void printJson(const QJsonValue& value)
+{
+    const QJsonDocument doc = value.isArray() ? QJsonDocument(value.toArray()) : QJsonDocument(value.toObject());
+    writeOut(QString::fromUtf8(doc.toJson(QJsonDocument::Compact)) + u'\n');
+}
+
+QString money(qint64 micros)
+{
+    return QStringLiteral("$%1").arg(double(micros) / 1e6, 0, 'f', 2);
+}
+
+QString isoTime(const QDateTime& t)
+{
+    return t.toUTC().toString(Qt::ISODate);
+}
+
+// Pads each column of a plain-text table.
+QString table(const QStringList& header, const QList<QStringList>& rows)
+{
+    QList<int> widths;
+    for (const QString& h : header)
+        widths << int(h.size());
+    for (const auto& row : rows)
+        for (int i = 0; i < row.size() && i < widths.size(); ++i)
+            widths[i] = std::max(widths[i], int(row[i].size()));
+    auto line = [&](const QStringList& cells) {
+        QString out;
+        for (int i = 0; i < cells.size(); ++i)
+            out += cells[i].leftJustified(i + 1 < cells.size() ? widths[i] + 2 : 0);
+        return out.trimmed() + u'\n';
+    };
+    QString text = line(header);
+    for (const auto& row : rows)
+        text += line(row);
+    return text;
+}
+
+int exitCodeFor(RunStatus status)
+{
+    switch (status) {
+    case RunStatus::Success: return RunCommand::Ok;
+    case RunStatus::Error: return RunCommand::UserError;
+    case RunStatus::Timeout: return RunCommand::Timeout;
+    case RunStatus::Cancelled: return RunCommand::InfrastructureError;
+    case RunStatus::InfrastructureError: return RunCommand::InfrastructureError;
+    }
+    return RunCommand::InfrastructureError;
+}
+
+} // namespace
+
+int RunCommand::usageError(const QString& message)
+{
+    writeErr(QStringLiteral("sandpad-run: %1\nTry 'sandpad-run --help'.\n").arg(message));
+    return UsageError;
+}
+
+int RunCommand::exec(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Run Python and JavaScript snippets in a secure sandbox (the Sandpad CLI).\n"
+        "Exit status: 0 success, 1 the code failed, 2 usage error, 3 infrastructure error, 124 timeout."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The snippet to run, or - for standard input."));
+    const QCommandLineOption providerOpt(QStringLiteral("provider"), QStringLiteral("none|local|vercel|daytona|command"), QStringLiteral("NAME"));
+    const QCommandLineOption languageOpt(QStringLiteral("language"), QStringLiteral("python|javascript (default: from FILE's extension, else python)"), QStringLiteral("LANG"));
+    const QCommandLineOption timeoutOpt(QStringLiteral("timeout"), QStringLiteral("Deadline in seconds (at most 300)."), QStringLiteral("SECONDS"));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Print one JSON object (or array) on stdout."));
+    const QCommandLineOption dataDirOpt(QStringLiteral("data-dir"), QStringLiteral("The workspace folder (default: $SANDPAD_DATA_DIR or the app data folder)."), QStringLiteral("DIR"));
+    const QCommandLineOption validateOpt(QStringLiteral("validate"), QStringLiteral("Print the provider's validation report."));
+    const QCommandLineOption usageOpt(QStringLiteral("usage"), QStringLiteral("Print the recorded usage and credits."));
+    const QCommandLineOption documentOpt(QStringLiteral("document"), QStringLiteral("Run a saved document's revision."), QStringLiteral("ID"));
+    const QCommandLineOption revisionOpt(QStringLiteral("revision"), QStringLiteral("The revision to run (default: the head)."), QStringLiteral("REV"));
+    const QCommandLineOption listDocsOpt(QStringLiteral("list-documents"), QStringLiteral("List saved documents."));
+    const QCommandLineOption listRevsOpt(QStringLiteral("list-revisions"), QStringLiteral("List a document's revisions."), QStringLiteral("ID"));
+    const QCommandLineOption saveOpt(QStringLiteral("save"), QStringLiteral("Store FILE as a new document (or a new revision with --document)."), QStringLiteral("FILE"));
+    const QCommandLineOption titleOpt(QStringLiteral("title"), QStringLiteral("The title of a document saved with --save."), QStringLiteral("T"));
+    const QCommandLineOption chartsDirOpt(QStringLiteral("charts-dir"), QStringLiteral("Where PNG charts are written (default: the current folder)."), QStringLiteral("DIR"));
+    parser.addOptions({providerOpt, languageOpt, timeoutOpt, jsonOpt, dataDirOpt, validateOpt, usageOpt,
+                       documentOpt, revisionOpt, listDocsOpt, listRevsOpt, saveOpt, titleOpt, chartsDirOpt});
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        writeOut(parser.helpText());
+        return Ok;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        writeOut(QStringLiteral("sandpad-run %1\n").arg(QStringLiteral(SANDPAD_VERSION)));
+        return Ok;
+    }
+    m_json = parser.isSet(jsonOpt);
+
+    AppSettings settings = AppSettings::load();
+    settings.applyEnvironment();
+    if (parser.isSet(providerOpt)) {
+        settings.provider = parser.value(providerOpt).trimmed().toLower();
+        if (!ProviderRegistry::names().contains(settings.provider))
+            return usageError(QStringLiteral("unknown provider \"%1\" (none, local, vercel, daytona, command)").arg(settings.provider));
+    }
+    if (parser.isSet(timeoutOpt)) {
+        bool ok = false;
+        const int seconds = parser.value(timeoutOpt).toInt(&ok);
+        if (!ok || seconds < 1 || seconds > 300)
+            return usageError(QStringLiteral("--timeout must be a whole number of seconds from 1 to 300"));
+        settings.deadlineSeconds = seconds;
+    }
+    for (const QString& note : settings.sanitize())
+        writeErr(QStringLiteral("sandpad-run: %1\n").arg(note));
+
+    const QStringList positional = parser.positionalArguments();
+    const bool wantsRun = !positional.isEmpty();
+    const bool wantsDocumentRun = parser.isSet(documentOpt) && !parser.isSet(saveOpt);
+    if (wantsRun && wantsDocumentRun)
+        return usageError(QStringLiteral("give either source code (FILE or -) or --document, not both: a document runs its stored revision"));
+    if (positional.size() > 1)
+        return usageError(QStringLiteral("one FILE at a time"));
+    if (parser.isSet(revisionOpt) && !parser.isSet(documentOpt))
+        return usageError(QStringLiteral("--revision needs --document"));
+
+    Workspace workspace(parser.value(dataDirOpt));
+    if (!workspace.open()) {
+        writeErr(QStringLiteral("sandpad-run: cannot open the workspace %1: %2\n").arg(workspace.dataDir(), workspace.error()));
+        return InfrastructureError;
+    }
+    const bool providerOk = workspace.applySettings(settings);
+
+    // --- Provider validation.
+    if (parser.isSet(validateOpt)) {
+        auto provider = workspace.provider();
+        if (!provider) {
+            const QString msg = providerOk ? QStringLiteral("no provider is selected (provider none)") : workspace.error();
+            if (m_json)
+                printJson(QJsonObject{{QStringLiteral("provider"), settings.provider}, {QStringLiteral("usable"), false},
+                                      {QStringLiteral("items"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("provider")},
+                                                                                        {QStringLiteral("level"), QStringLiteral("error")},
+                                                                                        {QStringLiteral("detail"), msg}}}}});
+            else
+                writeOut(QStringLiteral("Provider: %1\n  [FAIL] provider: %2\nNot usable.\n").arg(settings.provider, msg));
+            return InfrastructureError;
+        }
+        const ValidationReport report = provider->validate();
+        if (m_json) {
+            QJsonArray items;
+            for (const auto& item : report.items)
+                items.append(QJsonObject{{QStringLiteral("name"), item.name},
+                                         {QStringLiteral("level"), item.level == ValidationItem::Level::Ok ? QStringLiteral("ok")
+                                                                   : item.level == ValidationItem::Level::Warning ? QStringLiteral("warning")
+                                                                                                                 : QStringLiteral("error")},
+                                         {QStringLiteral("detail"), item.detail}});
+            printJson(QJsonObject{{QStringLiteral("provider"), report.provider}, {QStringLiteral("usable"), report.usable()},
+                                  {QStringLiteral("items"), items}});
+        } else {
+            writeOut(report.toText());
+        }
+        return report.usable() ? Ok : InfrastructureError;
+    }
+
+    // --- Usage and credits.
+    if (parser.isSet(usageOpt)) {
+        UsageLedger& ledger = workspace.ledger();
+        CreditsAccount& credits = workspace.credits();
+        const auto entries = ledger.entries();
+        if (m_json) {
+            QJsonArray rows;
+            for (const auto& e : entries)
+                rows.append(QJsonObject{{QStringLiteral("run_id"), e.runId}, {QStringLiteral("time"), isoTime(e.time)},
+                                        {QStringLiteral("provider"), e.provider}, {QStringLiteral("language"), e.language},
+                                        {QStringLiteral("source"), e.source}, {QStringLiteral("document_id"), e.documentId},
+                                        {QStringLiteral("revision_id"), e.revisionId}, {QStringLiteral("title"), e.title},
+                                        {QStringLiteral("status"), e.status}, {QStringLiteral("cost_usd"), double(e.costMicros) / 1e6},
+                                        {QStringLiteral("reason"), e.reason}});
+            QJsonObject out{{QStringLiteral("runs"), rows}, {QStringLiteral("total_usd"), double(ledger.totalMicros()) / 1e6},
+                            {QStringLiteral("credits_enabled"), credits.enabled()}};
+            if (credits.enabled())
+                out[QStringLiteral("credits_balance_usd")] = double(credits.balanceMicros()) / 1e6;
+            printJson(out);
+        } else {
+            QList<QStringList> rows;
+            for (const auto& e : entries)
+                rows << QStringList{isoTime(e.time), e.source == u"document" ? QStringLiteral("%1@%2").arg(e.title, e.revisionId.left(8)) : e.title,
+                                    e.provider, e.status, money(e.costMicros), e.reason};
+            writeOut(table({QStringLiteral("TIME"), QStringLiteral("SOURCE"), QStringLiteral("PROVIDER"), QStringLiteral("STATUS"),
+                            QStringLiteral("COST"), QStringLiteral("REASON")}, rows));
+            writeOut(QStringLiteral("%1 runs, total %2 recorded").arg(entries.size()).arg(money(ledger.totalMicros())));
+            writeOut(credits.enabled() ? QStringLiteral("; credits balance %1\n").arg(money(credits.balanceMicros()))
+                                       : QStringLiteral("; credits off (nothing debited)\n"));
+        }
+        return Ok;
+    }
+
+    // --- Documents.
+    DocumentStore& documents = workspace.documents();
+    if (parser.isSet(listDocsOpt)) {
+        const auto docs = documents.documents();
+        if (m_json) {
+            QJsonArray rows;
+            for (const auto& d : docs)
+                rows.append(QJsonObject{{QStringLiteral("id"), d.id}, {QStringLiteral("title"), d.title},
+                                        {QStringLiteral("language"), d.language}, {QStringLiteral("head_revision_id"), d.headRevisionId},
+                                        {QStringLiteral("revision_count"), d.revisionCount}, {QStringLiteral("updated_at"), isoTime(d.updatedAt)}});
+            printJson(rows);
+        } else {
+            QList<QStringList> rows;
+            for (const auto& d : docs)
+                rows << QStringList{d.id, d.title, d.language.isEmpty() ? QStringLiteral("-") : d.language,
+                                    QString::number(d.revisionCount), isoTime(d.updatedAt)};
+            writeOut(table({QStringLiteral("ID"), QStringLiteral("TITLE"), QStringLiteral("LANGUAGE"), QStringLiteral("REVISIONS"),
+                            QStringLiteral("UPDATED")}, rows));
+        }
+        return Ok;
+    }
+    if (parser.isSet(listRevsOpt)) {
+        const QString id = parser.value(listRevsOpt);
+        if (!documents.document(id)) {
+            writeErr(QStringLiteral("sandpad-run: no document %1 in this workspace\n").arg(id));
+            return UsageError;
+        }
+        const auto revs = documents.revisions(id);
+        if (m_json) {
+            QJsonArray rows;
+            for (const auto& r : revs)
+                rows.append(QJsonObject{{QStringLiteral("id"), r.id},
+                                        {QStringLiteral("parent_id"), r.parentId.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(r.parentId)},
+                                        {QStringLiteral("sha256"), r.sha256}, {QStringLiteral("size"), r.size},
+                                        {QStringLiteral("created_at"), isoTime(r.createdAt)}});
+            printJson(rows);
+        } else {
+            QList<QStringList> rows;
+            for (const auto& r : revs)
+                rows << QStringList{r.id, r.parentId.isEmpty() ? QStringLiteral("-") : r.parentId, r.sha256.left(12),
+                                    QString::number(r.size), isoTime(r.createdAt)};
+            writeOut(table({QStringLiteral("ID"), QStringLiteral("PARENT"), QStringLiteral("SHA256"), QStringLiteral("SIZE"),
+                            QStringLiteral("CREATED")}, rows));
+        }
+        return Ok;
+    }
+    if (parser.isSet(saveOpt)) {
+        QFile file(parser.value(saveOpt));
+        if (!file.open(QIODevice::ReadOnly))
+            return usageError(QStringLiteral("cannot read %1: %2").arg(file.fileName(), file.errorString()));
+        const QString content = QString::fromUtf8(file.readAll());
+        QString documentId, revisionId;
+        if (parser.isSet(documentOpt)) {
+            const auto revision = documents.save(parser.value(documentOpt), content);
+            if (!revision) {
+                writeErr(QStringLiteral("sandpad-run: could not save: %1\n").arg(documents.lastError()));
+                return InfrastructureError;
+            }
+            documentId = revision->documentId;
+            revisionId = revision->id;
+        } else {
+            const QString title = parser.isSet(titleOpt) ? parser.value(titleOpt) : QFileInfo(file.fileName()).fileName();
+            if (!languageFromTitle(title))
+                return usageError(QStringLiteral("the title \"%1\" has no supported extension (.py, .js, .mjs, .cjs, or none)").arg(title));
+            const auto document = documents.create(title, content);
+            if (!document) {
+                writeErr(QStringLiteral("sandpad-run: could not save: %1\n").arg(documents.lastError()));
+                return InfrastructureError;
+            }
+            documentId = document->id;
+            revisionId = document->headRevisionId;
+        }
+        if (m_json)
+            printJson(QJsonObject{{QStringLiteral("document_id"), documentId}, {QStringLiteral("revision_id"), revisionId}});
+        else
+            writeOut(QStringLiteral("document %1\nrevision %2\n").arg(documentId, revisionId));
+        return Ok;
+    }
+
+    // --- A run.
+    ExecutionRequest request;
+    if (wantsDocumentRun) {
+        request = ExecutionRequest::savedRevision(parser.value(documentOpt), parser.value(revisionOpt));
+    } else if (wantsRun) {
+        const QString path = positional.first();
+        QByteArray code;
+        QString title;
+        if (path == u"-") {
+            QFile in;
+            if (!in.open(stdin, QIODevice::ReadOnly))
+                return usageError(QStringLiteral("cannot read standard input"));
+            code = in.readAll();
+            title = QStringLiteral("<stdin>");
+        } else {
+            QFile file(path);
+            if (!file.open(QIODevice::ReadOnly))
+                return usageError(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+            code = file.readAll();
+            title = QFileInfo(path).fileName();
+        }
+        std::optional<Language> language;
+        if (parser.isSet(languageOpt)) {
+            language = languageFromName(parser.value(languageOpt));
+            if (!language)
+                return usageError(QStringLiteral("unknown language \"%1\" (python or javascript)").arg(parser.value(languageOpt)));
+        } else if (path == u"-") {
+            language = Language::Python;
+        } else {
+            language = languageFromTitle(path);
+            if (!language)
+                return usageError(QStringLiteral("cannot tell the language of %1 from its extension; pass --language").arg(path));
+        }
+        request = ExecutionRequest::adHoc(*language, QString::fromUtf8(code), title);
+    } else {
+        return usageError(QStringLiteral("nothing to do: give a FILE (or - for standard input), --document, --validate or --usage"));
+    }
+    request.deadlineSeconds = settings.deadlineSeconds;
+
+    if (!providerOk && !m_json)
+        writeErr(QStringLiteral("sandpad-run: %1\n").arg(workspace.error()));
+
+    Executor::TextCallback live;
+    if (!m_json) {
+        live = [](OutputStream stream, const QString& text) {
+            (stream == OutputStream::Stdout ? writeOut : writeErr)(text);
+        };
+    }
+    ExecutionResult result = workspace.executor().run(request, live);
+    if (!providerOk && result.reason.contains(QStringLiteral("no sandbox provider")))
+        result.reason = QStringLiteral("refused: %1").arg(workspace.error()), result.message = result.composeMessage();
+
+    if (m_json) {
+        printJson(result.toJson());
+        return exitCodeFor(result.status);
+    }
+
+    // A terminal user already saw the live output; now the result, the error, charts, the status.
+    if (result.result)
+        writeOut(*result.result + (result.result->endsWith(u'\n') ? QString() : QStringLiteral("\n")));
+    if (result.error) {
+        writeErr(result.error->traceback.isEmpty() ? QStringLiteral("%1: %2\n").arg(result.error->name, result.error->value)
+                                                   : result.error->traceback + (result.error->traceback.endsWith(u'\n') ? QString() : QStringLiteral("\n")));
+    }
+    const QDir chartsDir(parser.isSet(chartsDirOpt) ? parser.value(chartsDirOpt) : QDir::currentPath());
+    int index = 0;
+    for (const RunChart& chart : result.charts) {
+        ++index;
+        const QString base = QStringLiteral("sandpad-%1-chart-%2").arg(result.runId.left(8)).arg(index);
+        QString path;
+        QByteArray bytes;
+        if (chart.kind == RunChart::Kind::Png) {
+            path = chartsDir.filePath(base + QStringLiteral(".png"));
+            bytes = chart.png;
+        } else {
+            path = chartsDir.filePath(base + QStringLiteral(".json"));
+            bytes = QJsonDocument(chart.spec).toJson(QJsonDocument::Indented);
+        }
+        QFile out(path);
+        if (out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size())
+            writeErr(QStringLiteral("chart %1 saved to %2\n").arg(index).arg(path));
+        else
+            writeErr(QStringLiteral("chart %1 could not be saved to %2: %3\n").arg(index).arg(path, out.errorString()));
+    }
+    QString status = QStringLiteral("[%1] %2 on %3 in %4 ms, cost %5")
+                         .arg(runStatusName(result.status), languageName(result.language), result.provider)
+                         .arg(result.durationMs)
+                         .arg(money(result.costMicros));
+    if (!result.reason.isEmpty() && result.costMicros == 0)
+        status += QStringLiteral(" (%1)").arg(result.reason);
+    writeErr(status + u'\n');
+    return exitCodeFor(result.status);
+}
+
+} // namespace sandpad

@@ -1,0 +1,313 @@
+#include "engine/Executor.h"
+
+#include "accounting/CreditsAccount.h"
+#include "accounting/UsageLedger.h"
+#include "documents/DocumentStore.h"
+#include "engine/Deadline.h"
+#include "engine/OutputCap.h"
+#include "engine/RunHandle.h"
+#include "engine/ResultCollector.h"
+#include "runtime/RuntimeProgram.h"
+#include "providers/ProviderError.h"
+#include "providers/RunControl.h"
+#include "providers/SandboxProvider.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QThread>
+#include <QUuid>
+
+namespace sandpad {
+
+namespace {
+
+// Live output forwarded to the caller is bounded too: past this, a notice and nothing more.
+constexpr qint64 kLiveForwardLimit = 64ll << 20;
+
+QString newRunId()
+{
+    return QUuid::createUuid().toString(QUuid::WithoutBraces);
+}
+
+// Runs `step`, turning a ProviderError into an infrastructure failure of the result.
+template <typename Step>
+bool guarded(ExecutionResult& result, const QString& what, Step&& step)
+{
+    try {
+        step();
+        return true;
+    } catch (const ProviderError& e) {
+        if (e.kind() == ProviderError::Kind::Cancelled) {
+            result.status = RunStatus::Cancelled;
+            result.reason = QStringLiteral("cancelled");
+        } else {
+            result.status = RunStatus::InfrastructureError;
+            result.reason = QStringLiteral("%1: %2").arg(what, e.message());
+        }
+    } catch (const std::exception& e) {
+        result.status = RunStatus::InfrastructureError;
+        result.reason = QStringLiteral("%1: %2").arg(what, QString::fromUtf8(e.what()));
+    }
+    return false;
+}
+
+} // namespace
+
+Executor::Executor(std::shared_ptr<SandboxProvider> provider, UsageLedger* ledger,
+                   DocumentStore* documents, CreditsAccount* credits, QObject* parent)
+    : QObject(parent), m_provider(std::move(provider)), m_ledger(ledger), m_documents(documents),
+      m_credits(credits)
+{
+    qRegisterMetaType<sandpad::ExecutionResult>();
+    qRegisterMetaType<sandpad::OutputStream>();
+}
+
+Executor::~Executor()
+{
+    for (const auto& handle : std::as_const(m_active))
+        if (handle)
+            handle->cancel();
+    waitForAll();
+}
+
+void Executor::setProvider(std::shared_ptr<SandboxProvider> provider)
+{
+    m_provider = std::move(provider);
+}
+
+QString Executor::providerName() const
+{
+    return m_provider ? m_provider->name() : QStringLiteral("none");
+}
+
+RunHandle* Executor::start(const ExecutionRequest& request)
+{
+    QString title;
+    if (const auto* adHoc = std::get_if<AdHocSource>(&request.source))
+        title = adHoc->title;
+    auto* handle = new RunHandle(newRunId(), title, this);
+    m_active.append(handle);
+
+    // The provider and the config are captured now: a settings change does not affect a running run.
+    auto provider = m_provider;
+    const ExecutorConfig config = m_config;
+    QThread* thread = QThread::create([this, request, handle, provider, config] {
+        ExecutionResult result = execute(request, *handle, provider, config);
+        handle->deliverResult(result);
+    });
+    thread->setObjectName(QStringLiteral("sandpad-run"));
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    connect(handle, &RunHandle::finished, this, [this, handle](const ExecutionResult& result) {
+        m_active.removeAll(handle);
+        emit runFinished(result);
+    });
+    handle->setProperty("sandpad_thread", QVariant::fromValue(static_cast<QObject*>(thread)));
+    emit runStarted(handle);
+    thread->start();
+    return handle;
+}
+
+ExecutionResult Executor::run(const ExecutionRequest& request, const TextCallback& onOutput)
+{
+    RunHandle* handle = start(request);
+    QEventLoop loop;
+    if (onOutput)
+        connect(handle, &RunHandle::output, &loop, [&onOutput](OutputStream s, const QString& t) { onOutput(s, t); });
+    connect(handle, &RunHandle::finished, &loop, &QEventLoop::quit);
+    if (!handle->isFinished())
+        loop.exec();
+    ExecutionResult result = handle->result();
+    handle->deleteLater();
+    return result;
+}
+
+void Executor::waitForAll()
+{
+    // Threads deliver their result through the event loop; wait until each handle has it.
+    for (const auto& handle : m_active) {
+        if (!handle)
+            continue;
+        if (auto* thread = qobject_cast<QThread*>(handle->property("sandpad_thread").value<QObject*>()))
+            thread->wait();
+    }
+}
+
+ExecutionResult Executor::execute(const ExecutionRequest& request, RunHandle& handle,
+                                  std::shared_ptr<SandboxProvider> provider, const ExecutorConfig& config)
+{
+    QElapsedTimer clock;
+    clock.start();
+    ExecutionResult result;
+    result.runId = handle.runId();
+    result.provider = provider ? provider->name() : QStringLiteral("none");
+    RunControl& control = handle.control();
+    QString source = QStringLiteral("adhoc");
+
+    auto finish = [&]() -> ExecutionResult {
+        result.durationMs = clock.elapsed();
+        account(result, source);
+        result.message = result.composeMessage();
+        return result;
+    };
+
+    // --- 1. What runs: ad hoc text, or an authorized stored revision (never caller-supplied text).
+    if (const auto* adHoc = std::get_if<AdHocSource>(&request.source)) {
+        result.language = adHoc->language;
+        result.code = adHoc->code;
+        result.title = adHoc->title.isEmpty() ? QStringLiteral("snippet") : adHoc->title;
+    } else {
+        const auto& ref = std::get<SavedRevisionRef>(request.source);
+        source = QStringLiteral("document");
+        result.documentId = ref.documentId;
+        result.revisionId = ref.revisionId;
+        if (!m_documents) {
+            result.status = RunStatus::InfrastructureError;
+            result.reason = QStringLiteral("refused: no document store is open");
+            return finish();
+        }
+        QString why;
+        const auto revision = m_documents->authorize(ref.documentId, ref.revisionId, &why);
+        if (!revision) {
+            result.status = RunStatus::InfrastructureError;
+            result.reason = QStringLiteral("refused: %1").arg(why);
+            return finish();
+        }
+        const auto document = m_documents->document(ref.documentId);
+        result.revisionId = revision->id;
+        result.code = revision->content;
+        result.title = document ? document->title : ref.documentId;
+        result.language = languageFromTitle(result.title).value_or(Language::Python);
+    }
+
+    // --- Refusals before any sandbox exists.
+    if (!provider) {
+        result.status = RunStatus::InfrastructureError;
+        result.reason = QStringLiteral("refused: no sandbox provider is selected (choose one in Settings, or --provider local)");
+        return finish();
+    }
+    if (m_credits && m_credits->enabled() && !m_credits->canPay(kCompletedRunCostMicros)) {
+        result.status = RunStatus::InfrastructureError;
+        result.reason = QStringLiteral("refused: the credits balance ($%1) cannot cover a run ($%2)")
+                            .arg(double(m_credits->balanceMicros()) / 1e6, 0, 'f', 2)
+                            .arg(double(kCompletedRunCostMicros) / 1e6, 0, 'f', 2);
+        return finish();
+    }
+    if (control.isCancelled()) {
+        result.status = RunStatus::Cancelled;
+        result.reason = QStringLiteral("cancelled");
+        return finish();
+    }
+
+    Deadline deadline(std::min(request.deadlineSeconds, config.deadlineSeconds));
+    deadline.start();
+
+    // --- 2. A fresh sandbox.
+    SandboxOptions options = config.sandbox;
+    options.language = result.language;
+    options.deadlineSeconds = deadline.seconds();
+    std::unique_ptr<Sandbox> sandbox;
+    if (!guarded(result, QStringLiteral("could not create a sandbox"),
+                 [&] { sandbox = provider->create(options, control); })) {
+        return finish();
+    }
+
+    // --- 3-5. Place the program, run it with streamed, capped output and the deadline.
+    OutputCap stdoutCap(config.keepBytesPerStream), stderrCap(config.keepBytesPerStream);
+    qint64 forwarded = 0;
+    bool forwardCut = false;
+    const OutputCallback onOutput = [&](OutputStream stream, const QByteArray& bytes) {
+        (stream == OutputStream::Stdout ? stdoutCap : stderrCap).append(bytes);
+        if (forwarded + bytes.size() <= kLiveForwardLimit) {
+            forwarded += bytes.size();
+            handle.appendOutput(stream, bytes);
+        } else if (!forwardCut) {
+            forwardCut = true;
+            handle.appendOutput(OutputStream::Stderr,
+                                QByteArrayLiteral("\n[live output stopped after 64 MiB; the run goes on]\n"));
+        }
+    };
+
+    RuntimeProgram program;
+    CommandOutcome outcome;
+    const bool ran = guarded(result, QStringLiteral("the sandbox failed"), [&] {
+        program = RuntimeProgram::build(result.language, result.code, result.title, *sandbox);
+        if (!program.ok())
+            throw ProviderError(ProviderError::Kind::Io, program.error);
+        sandbox->writeFiles(program.files);
+        program.command.timeoutMs = deadline.remainingMs();
+        outcome = sandbox->run(program.command, onOutput, control);
+    });
+    result.stdoutText = stdoutCap.text();
+    result.stderrText = stderrCap.text();
+    result.stdoutTruncated = stdoutCap.truncated();
+    result.stderrTruncated = stderrCap.truncated();
+    result.exitCode = outcome.exitCode;
+
+    // --- 6. Collect and validate what the wrapper returned.
+    if (ran) {
+        if (outcome.cancelled || control.isCancelled()) {
+            result.status = RunStatus::Cancelled;
+            result.reason = QStringLiteral("cancelled");
+        } else if (outcome.timedOut) {
+            result.status = RunStatus::Timeout;
+            result.reason = QStringLiteral("timeout: the run exceeded its %1 s deadline").arg(deadline.seconds());
+        } else {
+            guarded(result, QStringLiteral("invalid output"), [&] {
+                const QString problem = ResultCollector::collect(program, *sandbox, result);
+                if (!problem.isEmpty()) {
+                    result.status = RunStatus::InfrastructureError;
+                    result.reason = QStringLiteral("invalid output: %1").arg(problem);
+                }
+            });
+        }
+    }
+
+    // --- 7. Destroy the sandbox and confirm it is gone.
+    const CleanupReport cleanup = sandbox->destroy();
+    result.cleanupConfirmed = cleanup.confirmed;
+    if (!cleanup.confirmed && (result.status == RunStatus::Success || result.status == RunStatus::Error)) {
+        result.status = RunStatus::InfrastructureError;
+        result.reason = QStringLiteral("cleanup not confirmed: %1").arg(cleanup.detail);
+    }
+
+    // --- 8. Account.
+    return finish();
+}
+
+void Executor::account(ExecutionResult& result, const QString& source)
+{
+    const bool completed = (result.status == RunStatus::Success || result.status == RunStatus::Error)
+                           && result.cleanupConfirmed;
+    result.costMicros = completed ? kCompletedRunCostMicros : 0;
+    if (!completed && result.reason.isEmpty())
+        result.reason = runStatusName(result.status);
+    if (!m_ledger)
+        return;
+    UsageEntry entry;
+    entry.runId = result.runId;
+    entry.time = QDateTime::currentDateTimeUtc();
+    entry.provider = result.provider;
+    entry.language = languageName(result.language);
+    entry.source = source;
+    entry.documentId = result.documentId;
+    entry.revisionId = result.revisionId;
+    entry.title = result.title;
+    entry.status = runStatusName(result.status);
+    entry.costMicros = result.costMicros;
+    entry.reason = completed ? QString() : result.reason;
+    const bool debit = m_credits && m_credits->enabled() && entry.costMicros > 0;
+    auto outcome = m_ledger->record(entry, debit);
+    if (outcome == UsageLedger::RecordOutcome::Failed)
+        qWarning("sandpad: could not record run %s in the usage ledger: %s", qPrintable(entry.runId),
+                 qPrintable(m_ledger->lastError()));
+    if (outcome == UsageLedger::RecordOutcome::InsufficientCredits) {
+        // The balance changed while the run was going: record it unpaid, with the reason.
+        entry.costMicros = 0;
+        entry.reason = QStringLiteral("credits exhausted during the run");
+        result.costMicros = 0;
+        result.reason = entry.reason;
+        m_ledger->record(entry, false);
+    }
+}
+
+} // namespace sandpad

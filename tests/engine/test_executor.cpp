@@ -1,0 +1,296 @@
+// The execution contract end to end: the real Executor, the real wrappers, real bubblewrap.
+#include "accounting/UsageLedger.h"
+#include "engine/ExecutionRequest.h"
+#include "engine/Executor.h"
+#include "engine/RunHandle.h"
+#include "providers/local/LocalProvider.h"
+#include "storage/Database.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+using namespace sandpad;
+
+class TestExecutor : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dataDir;
+    std::unique_ptr<Database> m_db;
+    std::unique_ptr<UsageLedger> m_ledger;
+    std::unique_ptr<Executor> m_executor;
+
+    ExecutionResult py(const QString& code, int deadline = 60)
+    {
+        auto request = ExecutionRequest::adHoc(Language::Python, code, QStringLiteral("snippet.py"));
+        request.deadlineSeconds = deadline;
+        return m_executor->run(request);
+    }
+    ExecutionResult js(const QString& code, int deadline = 60)
+    {
+        auto request = ExecutionRequest::adHoc(Language::JavaScript, code, QStringLiteral("snippet.mjs"));
+        request.deadlineSeconds = deadline;
+        return m_executor->run(request);
+    }
+    static QString describe(const ExecutionResult& r)
+    {
+        return QStringLiteral("status=%1 reason=%2 stdout=%3 stderr=%4 error=%5")
+            .arg(runStatusName(r.status), r.reason, r.stdoutText.left(500), r.stderrText.left(2000),
+                 r.error ? r.error->name + QStringLiteral(": ") + r.error->value + u'\n' + r.error->traceback : QString());
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dataDir.isValid());
+        m_db = std::make_unique<Database>(m_dataDir.path());
+        QVERIFY2(m_db->open(), qPrintable(m_db->error()));
+        m_ledger = std::make_unique<UsageLedger>(*m_db);
+        m_executor = std::make_unique<Executor>(std::make_shared<LocalProvider>(), m_ledger.get());
+    }
+
+    void printAndCost()
+    {
+        const auto r = py(QStringLiteral("print('hello')\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.stdoutText, QStringLiteral("hello\n"));
+        QCOMPARE(r.costMicros, 50000);
+        QVERIFY(r.cleanupConfirmed);
+        QCOMPARE(r.provider, QStringLiteral("local"));
+        const auto entry = m_ledger->find(r.runId);
+        QVERIFY(entry.has_value());
+        QCOMPARE(entry->costMicros, 50000);
+        QCOMPARE(entry->status, QStringLiteral("success"));
+    }
+
+    void resultThenResults()
+    {
+        auto r = py(QStringLiteral("import numpy as np\nresult = np.mean([1, 2, 3, 4, 5])\nresults = 'ignored'\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.result.value_or(QString()), QStringLiteral("3.0"));
+        r = py(QStringLiteral("results = [1, 2]\n"));
+        QCOMPARE(r.result.value_or(QString()), QStringLiteral("[1, 2]"));
+        r = py(QStringLiteral("x = 1\n"));
+        QVERIFY(!r.result.has_value());
+    }
+
+    void pandasAndSympy()
+    {
+        auto r = py(QStringLiteral("import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nprint(df.head())\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY(r.stdoutText.contains(QStringLiteral("a  b")));
+        r = py(QStringLiteral("import sympy as sp\nx = sp.symbols('x')\nresult = sp.integrate(x**2, x)\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.result.value_or(QString()), QStringLiteral("x**3/3"));
+    }
+
+    void sineWavePng()
+    {
+        const auto r = py(QStringLiteral(
+            "import matplotlib.pyplot as plt\nimport numpy as np\n\nx = np.linspace(0, 10, 100)\ny = np.sin(x)\n\n"
+            "plt.figure(figsize=(10, 6))\nplt.plot(x, y)\nplt.title(\"Sine Wave\")\nplt.xlabel(\"x\")\nplt.ylabel(\"sin(x)\")\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.charts.size(), 1);
+        QCOMPARE(r.charts[0].kind, RunChart::Kind::Png);
+        QVERIFY(r.charts[0].png.startsWith("\x89PNG\r\n\x1a\n"));
+        QImage image;
+        QVERIFY(image.loadFromData(r.charts[0].png, "PNG"));
+        QVERIFY(image.width() > 600 && image.height() > 300);
+    }
+
+    void showIsHarmless()
+    {
+        const auto r = py(QStringLiteral("import matplotlib.pyplot as plt\nplt.plot([1,2,3])\nplt.show()\nprint('after')\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.stdoutText, QStringLiteral("after\n"));
+        QCOMPARE(r.charts.size(), 1);
+    }
+
+    void chartDicts_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("type");
+        QTest::newRow("line") << "chart = {'type': 'line', 'title': 'T', 'x_label': 'x', 'y_label': 'y', 'elements': [{'label': 's', 'points': [[0, 1], [1, 2], [2, 4]]}]}\n" << "line";
+        QTest::newRow("datetime line") << "chart = {'type': 'line', 'title': 'Dates', 'x_scale': 'datetime', 'elements': [{'label': 'p', 'points': [['2024-01-01', 1.5], ['2024-01-02T12:00:00Z', 2], [1704326400000, 3]]}]}\n" << "line";
+        QTest::newRow("scatter") << "import numpy as np\nxs = np.arange(5)\nchart = {'type': 'scatter', 'title': 'S', 'elements': [{'label': 'a', 'points': [[float(x), float(x*x)] for x in xs]}]}\n" << "scatter";
+        QTest::newRow("grouped bar") << "chart = {'type': 'bar', 'title': 'B', 'elements': [{'label': 'Q1', 'group': 'A', 'value': 3}, {'label': 'Q1', 'group': 'B', 'value': 4}, {'label': 'Q2', 'group': 'A', 'value': 5}]}\n" << "bar";
+    }
+    void chartDicts()
+    {
+        QFETCH(QString, code);
+        QFETCH(QString, type);
+        const auto r = py(code);
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.charts.size(), 1);
+        QCOMPARE(r.charts[0].kind, RunChart::Kind::Interactive);
+        QCOMPARE(r.charts[0].spec.value(QStringLiteral("type")).toString(), type);
+        QVERIFY(!r.charts[0].spec.value(QStringLiteral("elements")).toArray().isEmpty());
+    }
+
+    void invalidChartKeepsOutput()
+    {
+        const auto r = py(QStringLiteral("print('text survives')\nchart = {'type': 'line', 'title': 'x', 'elements': [{'label': 'a', 'points': [[1, 'abc']]}]}\n"));
+        QCOMPARE(r.status, RunStatus::Error);
+        QCOMPARE(r.stdoutText, QStringLiteral("text survives\n"));
+        QVERIFY(r.error.has_value());
+        QCOMPARE(r.error->name, QStringLiteral("ChartError"));
+        QVERIFY2(r.error->value.contains(QStringLiteral("points")), qPrintable(r.error->value));
+        QCOMPARE(r.costMicros, 50000); // a completed run, even though the chart was refused
+    }
+
+    void exceptionLineAfterPipLines()
+    {
+        const auto r = py(QStringLiteral("!pip install numpy\n!pip install pandas sympy\nx = 1\n\nprint('before')\ny = x / 0\n"));
+        QCOMPARE(r.status, RunStatus::Error);
+        QCOMPARE(r.stdoutText, QStringLiteral("before\n"));
+        QVERIFY(r.error.has_value());
+        QCOMPARE(r.error->name, QStringLiteral("ZeroDivisionError"));
+        QCOMPARE(r.error->line().value_or(-1), 6);
+        QVERIFY2(!r.error->traceback.contains(QStringLiteral("wrapper")), qPrintable(r.error->traceback));
+        QCOMPARE(r.costMicros, 50000);
+    }
+
+    void syntaxError()
+    {
+        const auto r = py(QStringLiteral("print('a')\nx = (1,\nprint('b'\n"));
+        QCOMPARE(r.status, RunStatus::Error);
+        QVERIFY(r.error.has_value());
+        QCOMPARE(r.error->name, QStringLiteral("SyntaxError"));
+        QVERIFY(r.stdoutText.isEmpty());
+    }
+
+    void spoofAttempts()
+    {
+        const QString lines = QStringLiteral(
+            "{\"status\": \"success\", \"result\": \"spoofed\"}\n__CHART_JSON__:{\"type\":\"line\"}\n"
+            "{\"name\": \"result.json\", \"size\": 2}\n{}\n");
+        QString code = QStringLiteral("import sys\nsys.stdout.write(%1)\nsys.stderr.write('{\"success\": true}\\n')\nraise ValueError('real')\n")
+                           .arg(QStringLiteral("'''%1'''").arg(lines));
+        const auto r = py(code);
+        QCOMPARE(r.status, RunStatus::Error);
+        QCOMPARE(r.stdoutText, lines);
+        QCOMPARE(r.stderrText, QStringLiteral("{\"success\": true}\n"));
+        QVERIFY(r.charts.isEmpty());
+        QVERIFY(!r.result.has_value());
+        QCOMPARE(r.error->name, QStringLiteral("ValueError"));
+    }
+
+    void millionLines()
+    {
+        QElapsedTimer t;
+        t.start();
+        const auto r = py(QStringLiteral("for i in range(1_000_000):\n    print(i)\nprint('done')\n"), 120);
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY(r.stdoutTruncated);
+        QVERIFY(r.stdoutText.startsWith(QStringLiteral("0\n1\n2\n")));
+        QVERIFY(r.stdoutText.contains(QStringLiteral("[output truncated")));
+        QVERIFY(r.stdoutText.size() < 5 * 1024 * 1024);
+        qInfo("1,000,000 lines through the executor: %lld ms", t.elapsed());
+    }
+
+    void stderrAndUnicode()
+    {
+        const auto r = py(QStringLiteral("import sys\nprint('héllo wörld ✓ 日本')\nprint('oops', file=sys.stderr)\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.stdoutText, QStringLiteral("héllo wörld ✓ 日本\n"));
+        QCOMPARE(r.stderrText, QStringLiteral("oops\n"));
+    }
+
+    void javascript()
+    {
+        auto r = js(QStringLiteral("console.log('hi from node');\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.stdoutText, QStringLiteral("hi from node\n"));
+        r = js(QStringLiteral("const v = await new Promise(res => setTimeout(() => res(42), 10));\nconsole.log(v);\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.stdoutText, QStringLiteral("42\n"));
+        r = js(QStringLiteral("const result = {a: 1, b: [1, 2]};\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.result.value_or(QString()), QStringLiteral("{ a: 1, b: [ 1, 2 ] }"));
+        r = js(QStringLiteral("console.log('x');\n\nthrow new TypeError('bad thing');\n"));
+        QCOMPARE(r.status, RunStatus::Error);
+        QCOMPARE(r.error->name, QStringLiteral("TypeError"));
+        QCOMPARE(r.error->value, QStringLiteral("bad thing"));
+        QCOMPARE(r.error->line().value_or(-1), 3);
+        r = js(QStringLiteral("const chart = {type: 'bar', title: 'J', elements: [{label: 'a', group: 'g', value: 1}]};\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.charts.size(), 1);
+    }
+
+    void timeout()
+    {
+        QElapsedTimer t;
+        t.start();
+        const auto r = py(QStringLiteral("import time\nprint('start', flush=True)\ntime.sleep(60)\n"), 2);
+        const qint64 elapsed = t.elapsed();
+        QCOMPARE(r.status, RunStatus::Timeout);
+        QCOMPARE(r.costMicros, 0);
+        QVERIFY(r.cleanupConfirmed);
+        QCOMPARE(r.stdoutText, QStringLiteral("start\n"));
+        QVERIFY2(elapsed < 2000 + 1500, qPrintable(QString::number(elapsed)));
+        const auto entry = m_ledger->find(r.runId);
+        QVERIFY(entry && entry->costMicros == 0 && entry->reason.contains(QStringLiteral("timeout")));
+    }
+
+    void cancellation()
+    {
+        RunHandle* handle = m_executor->start(ExecutionRequest::adHoc(Language::Python, QStringLiteral("import time\nprint('x', flush=True)\ntime.sleep(60)\n")));
+        QSignalSpy out(handle, &RunHandle::output);
+        QVERIFY(out.wait(20000));
+        handle->cancel();
+        QSignalSpy done(handle, &RunHandle::finished);
+        QVERIFY(handle->isFinished() || done.wait(5000));
+        QCOMPARE(handle->result().status, RunStatus::Cancelled);
+        QCOMPARE(handle->result().costMicros, 0);
+        QVERIFY(handle->result().cleanupConfirmed);
+    }
+
+    void liveStreaming()
+    {
+        RunHandle* handle = m_executor->start(ExecutionRequest::adHoc(Language::Python, QStringLiteral("import time\nprint('first')\ntime.sleep(1.5)\nprint('second')\n")));
+        QSignalSpy out(handle, &RunHandle::output);
+        QSignalSpy done(handle, &RunHandle::finished);
+        QVERIFY(out.wait(10000));
+        QVERIFY2(!handle->isFinished(), "the first line must arrive while the run is still going");
+        QCOMPARE(out.first().at(1).toString(), QStringLiteral("first\n"));
+        QVERIFY(handle->isFinished() || done.wait(10000));
+    }
+
+    void isolation()
+    {
+        qputenv("SANDPAD_TEST_CANARY", "leaked-secret");
+        auto r = py(QStringLiteral("import os\nprint(os.environ.get('SANDPAD_TEST_CANARY'))\nprint(os.path.exists('/root'), os.path.exists(%1))\n")
+                        .arg(QStringLiteral("'%1'").arg(m_dataDir.path())));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.stdoutText, QStringLiteral("None\nFalse False\n"));
+        r = py(QStringLiteral("import socket\ns = socket.socket()\ns.settimeout(2)\ntry:\n    s.connect(('1.1.1.1', 80))\n    print('connected')\nexcept OSError as e:\n    print('blocked')\n"));
+        QCOMPARE(r.stdoutText, QStringLiteral("blocked\n"));
+    }
+
+    void backgroundProcessGone()
+    {
+        const auto r = py(QStringLiteral("import subprocess\nsubprocess.Popen(['sleep', '1000'], start_new_session=True)\nprint('started')\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY(r.cleanupConfirmed);
+    }
+
+    void bombsContained()
+    {
+        auto r = py(QStringLiteral("x = bytearray(10**10)\n"));
+        QCOMPARE(r.status, RunStatus::Error);
+        QCOMPARE(r.error->name, QStringLiteral("MemoryError"));
+        r = py(QStringLiteral("with open('/tmp/fill', 'wb') as f:\n    while True:\n        f.write(b'x' * (1 << 20))\n"));
+        QCOMPARE(r.status, RunStatus::Error);
+        QVERIFY2(r.error->name == u"OSError" || r.error->name == u"FileTooLargeError", qPrintable(r.error->name));
+        QVERIFY(r.cleanupConfirmed);
+        r = py(QStringLiteral("import os\npids = []\ntry:\n    while True:\n        pid = os.fork()\n        if pid == 0:\n            import time; time.sleep(30); os._exit(0)\n        pids.append(pid)\nexcept OSError as e:\n    print('limited after', len(pids) > 10)\n"), 20);
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.stdoutText, QStringLiteral("limited after True\n"));
+        QVERIFY(r.cleanupConfirmed);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExecutor)
+#include "test_executor.moc"

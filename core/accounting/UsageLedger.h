@@ -2,7 +2,10 @@
 
 #include "accounting/UsageEntry.h"
 
+#include "storage/ThreadLocalError.h"
+
 #include <QList>
+#include <optional>
 
 namespace sandpad {
 
@@ -24,13 +27,14 @@ public:
     QList<UsageEntry> entriesForDocument(const QString& documentId) const;
     qint64 totalMicros() const;
     struct PeriodTotal { QString period; int runs = 0; qint64 costMicros = 0; };
+    // UTC calendar periods, newest first.
     QList<PeriodTotal> totalsByDay() const;                           // "2026-11-29"
     QList<PeriodTotal> totalsByMonth() const;                         // "2026-11"
-    QString lastError() const { return m_lastError; }
+    QString lastError() const { return m_lastError.get(); } // this thread's last error
 
 private:
     Database& m_db;
-    mutable QString m_lastError;
+    mutable ThreadLocalError m_lastError;
 };
 
 } // namespace sandpad

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "storage/ThreadLocalError.h"
+
 #include <QDateTime>
 #include <QList>
 #include <QString>
@@ -56,11 +58,11 @@ public:
     std::optional<Revision> authorize(const QString& documentId, const QString& revisionId,
                                       QString* reason) const;
 
-    QString lastError() const { return m_lastError; }
+    QString lastError() const { return m_lastError.get(); } // this thread's last error
 
 private:
     Database& m_db;
-    mutable QString m_lastError;
+    mutable ThreadLocalError m_lastError;
 };
 
 } // namespace sandpad

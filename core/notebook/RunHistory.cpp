@@ -1,0 +1,244 @@
+#include "notebook/RunHistory.h"
+
+#include "storage/Database.h"
+#include "storage/SqlText.h"
+#include "storage/Transaction.h"
+
+#include <QHash>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+#include <algorithm>
+
+namespace sandpad {
+
+namespace {
+
+const QString kColumns = QStringLiteral(
+    "run_id, started_ms, title, language, provider, status, duration_ms, cost_micros, code, "
+    "stdout, stderr, result, has_error, error_name, error_value, error_traceback, exit_code, "
+    "reason, message, document_id, revision_id");
+
+QVariant nullString()
+{
+    return QVariant(QMetaType(QMetaType::QString));
+}
+
+RunRecord recordFrom(const QSqlQuery& q)
+{
+    RunRecord r;
+    r.runId = q.value(0).toString();
+    r.startedAt = QDateTime::fromMSecsSinceEpoch(q.value(1).toLongLong(), Qt::UTC);
+    r.title = q.value(2).toString();
+    r.language = q.value(3).toString();
+    r.provider = q.value(4).toString();
+    r.status = q.value(5).toString();
+    r.durationMs = q.value(6).toLongLong();
+    r.costMicros = q.value(7).toLongLong();
+    r.code = q.value(8).toString();
+    r.stdoutText = q.value(9).toString();
+    r.stderrText = q.value(10).toString();
+    if (!q.value(11).isNull())
+        r.result = q.value(11).toString();
+    if (q.value(12).toLongLong() != 0)
+        r.error = RunErrorRecord{q.value(13).toString(), q.value(14).toString(),
+                                 q.value(15).toString()};
+    if (!q.value(16).isNull())
+        r.exitCode = q.value(16).toInt();
+    r.reason = q.value(17).toString();
+    r.message = q.value(18).toString();
+    r.documentId = q.value(19).toString();
+    r.revisionId = q.value(20).toString();
+    return r;
+}
+
+} // namespace
+
+RunHistory::RunHistory(Database& database) : m_db(database) {}
+
+bool RunHistory::save(const RunRecord& r)
+{
+    m_lastError.clear();
+    if (r.runId.isEmpty()) {
+        m_lastError = QStringLiteral("a run needs a run id");
+        return false;
+    }
+    QSqlDatabase db = m_db.connection();
+    Transaction tx(db);
+    if (!tx.isActive()) {
+        m_lastError = QStringLiteral("cannot save the run: %1").arg(tx.error());
+        return false;
+    }
+    auto fail = [&](const QSqlQuery& q) {
+        m_lastError = QStringLiteral("cannot save the run: %1").arg(q.lastError().text());
+        return false;
+    };
+    {
+        // Replace an earlier copy explicitly (INSERT OR REPLACE would not cascade to the charts).
+        QSqlQuery q(db);
+        q.prepare(QStringLiteral("DELETE FROM run_charts WHERE run_id = ?"));
+        q.addBindValue(sqlText(r.runId));
+        if (!q.exec())
+            return fail(q);
+        q.prepare(QStringLiteral("DELETE FROM runs WHERE run_id = ?"));
+        q.addBindValue(sqlText(r.runId));
+        if (!q.exec())
+            return fail(q);
+    }
+    {
+        QSqlQuery q(db);
+        q.prepare(QStringLiteral("INSERT INTO runs (%1) VALUES "
+                                 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                      .arg(kColumns));
+        const QDateTime started = r.startedAt.isValid() ? r.startedAt
+                                                        : QDateTime::currentDateTimeUtc();
+        q.addBindValue(sqlText(r.runId));
+        q.addBindValue(started.toMSecsSinceEpoch());
+        q.addBindValue(sqlText(r.title));
+        q.addBindValue(sqlText(r.language));
+        q.addBindValue(sqlText(r.provider));
+        q.addBindValue(sqlText(r.status));
+        q.addBindValue(r.durationMs);
+        q.addBindValue(r.costMicros);
+        q.addBindValue(sqlText(r.code));
+        q.addBindValue(sqlText(r.stdoutText));
+        q.addBindValue(sqlText(r.stderrText));
+        q.addBindValue(r.result ? sqlText(*r.result) : nullString());
+        q.addBindValue(r.error ? 1 : 0);
+        q.addBindValue(sqlText(r.error ? r.error->name : QString()));
+        q.addBindValue(sqlText(r.error ? r.error->value : QString()));
+        q.addBindValue(sqlText(r.error ? r.error->traceback : QString()));
+        q.addBindValue(r.exitCode ? QVariant(*r.exitCode) : QVariant(QMetaType(QMetaType::Int)));
+        q.addBindValue(sqlText(r.reason));
+        q.addBindValue(sqlText(r.message));
+        q.addBindValue(sqlText(r.documentId));
+        q.addBindValue(sqlText(r.revisionId));
+        if (!q.exec())
+            return fail(q);
+    }
+    {
+        QSqlQuery q(db);
+        q.prepare(QStringLiteral("INSERT INTO run_charts (run_id, position, kind, png, spec) "
+                                 "VALUES (?, ?, ?, ?, ?)"));
+        for (int i = 0; i < r.charts.size(); ++i) {
+            const RunChartRecord& c = r.charts.at(i);
+            const bool png = c.kind == RunChartRecord::Kind::Png;
+            q.addBindValue(sqlText(r.runId));
+            q.addBindValue(i);
+            q.addBindValue(png ? QStringLiteral("png") : QStringLiteral("interactive"));
+            q.addBindValue(png ? QVariant(c.png) : QVariant(QMetaType(QMetaType::QByteArray)));
+            q.addBindValue(png ? nullString() : sqlText(c.specJson));
+            if (!q.exec())
+                return fail(q);
+        }
+    }
+    if (!tx.commit()) {
+        m_lastError = QStringLiteral("cannot save the run: %1").arg(tx.error());
+        return false;
+    }
+    return true;
+}
+
+QList<RunRecord> RunHistory::load(const QString& where, const QVariantList& binds, int limit) const
+{
+    QList<RunRecord> out;
+    QSqlDatabase db = m_db.connection();
+    {
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        q.prepare(QStringLiteral("SELECT %1 FROM runs %2 ORDER BY started_ms DESC, rowid DESC "
+                                 "LIMIT ?")
+                      .arg(kColumns, where.isEmpty() ? QString() : QStringLiteral("WHERE ") + where));
+        for (const QVariant& v : binds)
+            q.addBindValue(v);
+        q.addBindValue(limit < 0 ? -1 : limit);
+        if (!q.exec()) {
+            m_lastError = q.lastError().text();
+            return out;
+        }
+        while (q.next())
+            out.append(recordFrom(q));
+    }
+    std::reverse(out.begin(), out.end()); // oldest first
+    QSqlQuery c(db);
+    c.setForwardOnly(true);
+    c.prepare(QStringLiteral("SELECT kind, png, spec FROM run_charts WHERE run_id = ? "
+                             "ORDER BY position"));
+    for (RunRecord& r : out) {
+        c.addBindValue(r.runId);
+        if (!c.exec()) {
+            m_lastError = c.lastError().text();
+            continue;
+        }
+        while (c.next()) {
+            RunChartRecord chart;
+            chart.kind = c.value(0).toString() == u"png" ? RunChartRecord::Kind::Png
+                                                         : RunChartRecord::Kind::Interactive;
+            chart.png = c.value(1).toByteArray();
+            chart.specJson = c.value(2).toString();
+            r.charts.append(chart);
+        }
+        c.finish();
+    }
+    return out;
+}
+
+QList<RunRecord> RunHistory::recent(int limit) const
+{
+    return load(QString(), {}, limit);
+}
+
+std::optional<RunRecord> RunHistory::find(const QString& runId) const
+{
+    const auto runs = load(QStringLiteral("run_id = ?"), {runId}, 1);
+    if (runs.isEmpty())
+        return std::nullopt;
+    return runs.first();
+}
+
+QList<RunRecord> RunHistory::forDocument(const QString& documentId) const
+{
+    return load(QStringLiteral("document_id = ?"), {documentId}, -1);
+}
+
+int RunHistory::count() const
+{
+    QSqlQuery q(m_db.connection());
+    if (!q.exec(QStringLiteral("SELECT COUNT(*) FROM runs")) || !q.next())
+        return 0;
+    return q.value(0).toInt();
+}
+
+bool RunHistory::remove(const QString& runId)
+{
+    QSqlQuery q(m_db.connection()); // charts go with it (ON DELETE CASCADE)
+    q.prepare(QStringLiteral("DELETE FROM runs WHERE run_id = ?"));
+    q.addBindValue(runId);
+    if (!q.exec()) {
+        m_lastError = q.lastError().text();
+        return false;
+    }
+    return q.numRowsAffected() > 0;
+}
+
+bool RunHistory::prune(int keep)
+{
+    QSqlQuery q(m_db.connection());
+    q.prepare(QStringLiteral("DELETE FROM runs WHERE run_id NOT IN (SELECT run_id FROM runs "
+                             "ORDER BY started_ms DESC, rowid DESC LIMIT ?)"));
+    q.addBindValue(std::max(0, keep));
+    if (!q.exec()) {
+        m_lastError = q.lastError().text();
+        return false;
+    }
+    return true;
+}
+
+void RunHistory::clear()
+{
+    QSqlQuery q(m_db.connection());
+    if (!q.exec(QStringLiteral("DELETE FROM runs")))
+        m_lastError = q.lastError().text();
+}
+
+} // namespace sandpad

@@ -1,0 +1,99 @@
+#include "storage/Migrations.h"
+
+namespace sandpad {
+
+const QList<Migration>& Migrations::all()
+{
+    static const QList<Migration> migrations = {
+        // 1: usage ledger, credits account, documents and their immutable revisions.
+        {1,
+         {
+             QStringLiteral(R"(CREATE TABLE usage (
+                 run_id       TEXT PRIMARY KEY NOT NULL,
+                 time_ms      INTEGER NOT NULL,          -- UTC, ms since the epoch
+                 provider     TEXT NOT NULL DEFAULT '',
+                 language     TEXT NOT NULL DEFAULT '',
+                 source       TEXT NOT NULL DEFAULT '',
+                 document_id  TEXT NOT NULL DEFAULT '',
+                 revision_id  TEXT NOT NULL DEFAULT '',
+                 title        TEXT NOT NULL DEFAULT '',
+                 status       TEXT NOT NULL DEFAULT '',
+                 cost_micros  INTEGER NOT NULL CHECK (cost_micros >= 0),
+                 reason       TEXT NOT NULL DEFAULT ''
+             ))"),
+             QStringLiteral("CREATE INDEX usage_time ON usage(time_ms)"),
+             QStringLiteral("CREATE INDEX usage_document ON usage(document_id)"),
+             // A single row: the optional billing adapter (off by default).
+             QStringLiteral(R"(CREATE TABLE credits (
+                 id             INTEGER PRIMARY KEY CHECK (id = 1),
+                 enabled        INTEGER NOT NULL DEFAULT 0,
+                 balance_micros INTEGER NOT NULL DEFAULT 0
+             ))"),
+             QStringLiteral("INSERT INTO credits (id, enabled, balance_micros) VALUES (1, 0, 0)"),
+             QStringLiteral(R"(CREATE TABLE documents (
+                 id               TEXT PRIMARY KEY NOT NULL,
+                 title            TEXT NOT NULL,
+                 head_revision_id TEXT REFERENCES revisions(id),
+                 created_ms       INTEGER NOT NULL,
+                 updated_ms       INTEGER NOT NULL,
+                 deleted          INTEGER NOT NULL DEFAULT 0
+             ))"),
+             QStringLiteral(R"(CREATE TABLE revisions (
+                 id          TEXT PRIMARY KEY NOT NULL,
+                 document_id TEXT NOT NULL REFERENCES documents(id),
+                 parent_id   TEXT REFERENCES revisions(id),
+                 seq         INTEGER NOT NULL,           -- 1, 2, ... within the document
+                 content     TEXT NOT NULL,
+                 sha256      TEXT NOT NULL,
+                 size        INTEGER NOT NULL,
+                 created_ms  INTEGER NOT NULL,
+                 UNIQUE (document_id, seq)
+             ))"),
+             // Revisions are immutable: nothing may rewrite or remove one.
+             QStringLiteral(R"(CREATE TRIGGER revisions_no_update BEFORE UPDATE ON revisions
+                 BEGIN SELECT RAISE(ABORT, 'revisions are immutable'); END)"),
+             QStringLiteral(R"(CREATE TRIGGER revisions_no_delete BEFORE DELETE ON revisions
+                 BEGIN SELECT RAISE(ABORT, 'revisions are immutable'); END)"),
+         }},
+        // 2: the run notebook (finished runs shown by the GUI, kept across restarts).
+        {2,
+         {
+             QStringLiteral(R"(CREATE TABLE runs (
+                 run_id          TEXT PRIMARY KEY NOT NULL,
+                 started_ms      INTEGER NOT NULL,
+                 title           TEXT NOT NULL DEFAULT '',
+                 language        TEXT NOT NULL DEFAULT '',
+                 provider        TEXT NOT NULL DEFAULT '',
+                 status          TEXT NOT NULL DEFAULT '',
+                 duration_ms     INTEGER NOT NULL DEFAULT 0,
+                 cost_micros     INTEGER NOT NULL DEFAULT 0,
+                 code            TEXT NOT NULL DEFAULT '',
+                 stdout          TEXT NOT NULL DEFAULT '',
+                 stderr          TEXT NOT NULL DEFAULT '',
+                 result          TEXT,                   -- NULL: no result variable
+                 has_error       INTEGER NOT NULL DEFAULT 0,
+                 error_name      TEXT NOT NULL DEFAULT '',
+                 error_value     TEXT NOT NULL DEFAULT '',
+                 error_traceback TEXT NOT NULL DEFAULT '',
+                 exit_code       INTEGER,                -- NULL: unknown
+                 reason          TEXT NOT NULL DEFAULT '',
+                 message         TEXT NOT NULL DEFAULT '',
+                 document_id     TEXT NOT NULL DEFAULT '',
+                 revision_id     TEXT NOT NULL DEFAULT ''
+             ))"),
+             QStringLiteral("CREATE INDEX runs_started ON runs(started_ms)"),
+             QStringLiteral("CREATE INDEX runs_document ON runs(document_id)"),
+             QStringLiteral(R"(CREATE TABLE run_charts (
+                 run_id   TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+                 position INTEGER NOT NULL,
+                 kind     TEXT NOT NULL CHECK (kind IN ('png', 'interactive')),
+                 png      BLOB,
+                 spec     TEXT,
+                 PRIMARY KEY (run_id, position)
+             ))"),
+         }},
+    };
+    return migrations;
+}
+
+} // namespace sandpad

@@ -1,0 +1,334 @@
+#include "accounting/CreditsAccount.h"
+#include "accounting/UsageLedger.h"
+#include "storage/Database.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <atomic>
+#include <memory>
+#include <thread>
+#include <vector>
+
+using namespace sandpad;
+using Outcome = UsageLedger::RecordOutcome;
+
+namespace {
+
+UsageEntry entry(const QString& runId, qint64 cost = kCompletedRunCostMicros,
+                 const QDateTime& time = QDateTime())
+{
+    UsageEntry e;
+    e.runId = runId;
+    e.time = time;
+    e.provider = QStringLiteral("local");
+    e.language = QStringLiteral("python");
+    e.source = QStringLiteral("adhoc");
+    e.title = QStringLiteral("snippet.py");
+    e.status = cost ? QStringLiteral("success") : QStringLiteral("timeout");
+    e.costMicros = cost;
+    e.reason = cost ? QString() : QStringLiteral("timeout");
+    return e;
+}
+
+QDateTime utc(const char* iso)
+{
+    QDateTime t = QDateTime::fromString(QString::fromLatin1(iso), Qt::ISODateWithMs);
+    t.setTimeSpec(Qt::UTC);
+    return t;
+}
+
+int rowCount(Database& db)
+{
+    QSqlQuery q(db.connection());
+    if (!q.exec(QStringLiteral("SELECT COUNT(*) FROM usage")) || !q.next())
+        return -1;
+    return q.value(0).toInt();
+}
+
+} // namespace
+
+class TestUsageLedger : public QObject {
+    Q_OBJECT
+    std::unique_ptr<QTemporaryDir> m_tmp;
+    std::unique_ptr<Database> m_db;
+
+private slots:
+    void init()
+    {
+        QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
+        m_tmp = std::make_unique<QTemporaryDir>();
+        m_db = std::make_unique<Database>(m_tmp->path());
+        QVERIFY2(m_db->open(), qPrintable(m_db->error()));
+    }
+    void cleanup()
+    {
+        m_db.reset();
+        m_tmp.reset();
+    }
+
+    void recordAndFind()
+    {
+        UsageLedger ledger(*m_db);
+        UsageEntry e = entry(QStringLiteral("run-1"), 50000, utc("2026-11-29T10:11:12.345"));
+        e.source = QStringLiteral("document");
+        e.documentId = QStringLiteral("doc");
+        e.revisionId = QStringLiteral("rev");
+        QCOMPARE(ledger.record(e), Outcome::Recorded);
+        const auto got = ledger.find(QStringLiteral("run-1"));
+        QVERIFY(got);
+        QCOMPARE(got->runId, e.runId);
+        QCOMPARE(got->time, e.time);
+        QCOMPARE(got->time.timeSpec(), Qt::UTC);
+        QCOMPARE(got->provider, e.provider);
+        QCOMPARE(got->language, e.language);
+        QCOMPARE(got->source, QStringLiteral("document"));
+        QCOMPARE(got->documentId, QStringLiteral("doc"));
+        QCOMPARE(got->revisionId, QStringLiteral("rev"));
+        QCOMPARE(got->title, e.title);
+        QCOMPARE(got->status, e.status);
+        QCOMPARE(got->costMicros, 50000);
+        QVERIFY(!ledger.find(QStringLiteral("nope")));
+    }
+
+    void missingTimeMeansNow()
+    {
+        UsageLedger ledger(*m_db);
+        const QDateTime before = QDateTime::currentDateTimeUtc().addSecs(-1);
+        QCOMPARE(ledger.record(entry(QStringLiteral("r"))), Outcome::Recorded);
+        QVERIFY(ledger.find(QStringLiteral("r"))->time >= before);
+    }
+
+    void invalidEntriesRefused()
+    {
+        UsageLedger ledger(*m_db);
+        QCOMPARE(ledger.record(entry(QString())), Outcome::Failed);
+        QVERIFY(!ledger.lastError().isEmpty());
+        QCOMPARE(ledger.record(entry(QStringLiteral("neg"), -5)), Outcome::Failed);
+        QCOMPARE(rowCount(*m_db), 0);
+    }
+
+    void idempotent()
+    {
+        UsageLedger ledger(*m_db);
+        QCOMPARE(ledger.record(entry(QStringLiteral("same"), 50000)), Outcome::Recorded);
+        UsageEntry second = entry(QStringLiteral("same"), 0);
+        second.status = QStringLiteral("timeout");
+        QCOMPARE(ledger.record(second), Outcome::AlreadyRecorded);
+        QCOMPARE(ledger.record(second, true), Outcome::AlreadyRecorded);
+        QCOMPARE(rowCount(*m_db), 1);
+        QCOMPARE(ledger.find(QStringLiteral("same"))->costMicros, 50000);
+        QCOMPARE(ledger.find(QStringLiteral("same"))->status, QStringLiteral("success"));
+    }
+
+    void orderingNewestFirst()
+    {
+        UsageLedger ledger(*m_db);
+        QCOMPARE(ledger.record(entry(QStringLiteral("b"), 0, utc("2026-11-02T00:00:00"))), Outcome::Recorded);
+        QCOMPARE(ledger.record(entry(QStringLiteral("c"), 0, utc("2026-11-03T00:00:00"))), Outcome::Recorded);
+        QCOMPARE(ledger.record(entry(QStringLiteral("a"), 0, utc("2026-11-01T00:00:00"))), Outcome::Recorded);
+        const auto all = ledger.entries();
+        QCOMPARE(all.size(), 3);
+        QCOMPARE(all[0].runId, QStringLiteral("c"));
+        QCOMPARE(all[1].runId, QStringLiteral("b"));
+        QCOMPARE(all[2].runId, QStringLiteral("a"));
+        const auto two = ledger.entries(2);
+        QCOMPARE(two.size(), 2);
+        QCOMPARE(two[0].runId, QStringLiteral("c"));
+    }
+
+    void totalsAreExactIntegers()
+    {
+        UsageLedger ledger(*m_db);
+        QCOMPARE(ledger.record(entry(QStringLiteral("1"), 50000, utc("2026-10-31T23:59:59"))), Outcome::Recorded);
+        QCOMPARE(ledger.record(entry(QStringLiteral("2"), 50000, utc("2026-11-01T00:00:00"))), Outcome::Recorded);
+        QCOMPARE(ledger.record(entry(QStringLiteral("3"), 0, utc("2026-11-01T12:00:00"))), Outcome::Recorded);
+        QCOMPARE(ledger.record(entry(QStringLiteral("4"), 50000, utc("2026-11-29T08:00:00"))), Outcome::Recorded);
+        QCOMPARE(ledger.totalMicros(), 150000);
+
+        const auto days = ledger.totalsByDay();
+        QCOMPARE(days.size(), 3);
+        QCOMPARE(days[0].period, QStringLiteral("2026-11-29"));
+        QCOMPARE(days[0].runs, 1);
+        QCOMPARE(days[0].costMicros, 50000);
+        QCOMPARE(days[1].period, QStringLiteral("2026-11-01"));
+        QCOMPARE(days[1].runs, 2);
+        QCOMPARE(days[1].costMicros, 50000);
+        QCOMPARE(days[2].period, QStringLiteral("2026-10-31"));
+
+        const auto months = ledger.totalsByMonth();
+        QCOMPARE(months.size(), 2);
+        QCOMPARE(months[0].period, QStringLiteral("2026-11"));
+        QCOMPARE(months[0].runs, 3);
+        QCOMPARE(months[0].costMicros, 100000);
+        QCOMPARE(months[1].period, QStringLiteral("2026-10"));
+        QCOMPARE(months[1].costMicros, 50000);
+
+        // Stored as SQLite integers, never floats.
+        QSqlQuery q(m_db->connection());
+        QVERIFY(q.exec(QStringLiteral("SELECT DISTINCT typeof(cost_micros), typeof(time_ms) FROM usage")));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toString(), QStringLiteral("integer"));
+        QCOMPARE(q.value(1).toString(), QStringLiteral("integer"));
+        QVERIFY(!q.next());
+    }
+
+    void entriesForDocument()
+    {
+        UsageLedger ledger(*m_db);
+        UsageEntry d1 = entry(QStringLiteral("d1"));
+        d1.documentId = QStringLiteral("doc-A");
+        UsageEntry d2 = entry(QStringLiteral("d2"), 50000, QDateTime::currentDateTimeUtc().addSecs(5));
+        d2.documentId = QStringLiteral("doc-A");
+        UsageEntry other = entry(QStringLiteral("o"));
+        other.documentId = QStringLiteral("doc-B");
+        QCOMPARE(ledger.record(d1), Outcome::Recorded);
+        QCOMPARE(ledger.record(d2), Outcome::Recorded);
+        QCOMPARE(ledger.record(other), Outcome::Recorded);
+        QCOMPARE(ledger.record(entry(QStringLiteral("adhoc"))), Outcome::Recorded);
+        const auto forA = ledger.entriesForDocument(QStringLiteral("doc-A"));
+        QCOMPARE(forA.size(), 2);
+        QCOMPARE(forA[0].runId, QStringLiteral("d2"));
+        QCOMPARE(forA[1].runId, QStringLiteral("d1"));
+        QVERIFY(ledger.entriesForDocument(QStringLiteral("doc-C")).isEmpty());
+    }
+
+    void creditsOffByDefault()
+    {
+        CreditsAccount credits(*m_db);
+        QVERIFY(!credits.enabled());
+        QCOMPARE(credits.balanceMicros(), 0);
+        QVERIFY(credits.canPay(kCompletedRunCostMicros)); // disabled: no billing adapter
+
+        // Debit requested but the account is off: recorded, nothing debited.
+        UsageLedger ledger(*m_db);
+        QCOMPARE(ledger.record(entry(QStringLiteral("r")), true), Outcome::Recorded);
+        QCOMPARE(credits.balanceMicros(), 0);
+    }
+
+    void creditsTopUpAndBalance()
+    {
+        CreditsAccount credits(*m_db);
+        credits.setEnabled(true);
+        QVERIFY(credits.enabled());
+        QVERIFY(!credits.canPay(1));
+        QVERIFY(credits.canPay(0));
+        credits.topUp(100000);
+        credits.topUp(20000);
+        QCOMPARE(credits.balanceMicros(), 120000);
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("must be positive")));
+        credits.topUp(-500);
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("must be positive")));
+        credits.topUp(0);
+        QCOMPARE(credits.balanceMicros(), 120000);
+        QVERIFY(credits.canPay(120000));
+        QVERIFY(!credits.canPay(120001));
+        credits.setEnabled(false);
+        QVERIFY(!credits.enabled());
+        QVERIFY(credits.canPay(10'000'000));
+        QCOMPARE(credits.balanceMicros(), 120000);
+        // Persisted in the DB, seen by another instance and after reopening.
+        m_db.reset();
+        m_db = std::make_unique<Database>(m_tmp->path());
+        QVERIFY(m_db->open());
+        CreditsAccount again(*m_db);
+        QCOMPARE(again.balanceMicros(), 120000);
+        QVERIFY(!again.enabled());
+    }
+
+    void insufficientCreditsWritesNothing()
+    {
+        CreditsAccount credits(*m_db);
+        credits.setEnabled(true);
+        credits.topUp(30000);
+        UsageLedger ledger(*m_db);
+        QCOMPARE(ledger.record(entry(QStringLiteral("poor")), true), Outcome::InsufficientCredits);
+        QVERIFY(ledger.lastError().contains(QStringLiteral("insufficient credits")));
+        QVERIFY(!ledger.find(QStringLiteral("poor")));
+        QCOMPARE(rowCount(*m_db), 0);
+        QCOMPARE(credits.balanceMicros(), 30000);
+        // A zero-cost run (timeout, failure) is always recorded.
+        QCOMPARE(ledger.record(entry(QStringLiteral("free"), 0), true), Outcome::Recorded);
+        QCOMPARE(credits.balanceMicros(), 30000);
+    }
+
+    void debitInTheSameTransaction()
+    {
+        CreditsAccount credits(*m_db);
+        credits.setEnabled(true);
+        credits.topUp(120000);
+        UsageLedger ledger(*m_db);
+        QCOMPARE(ledger.record(entry(QStringLiteral("paid")), true), Outcome::Recorded);
+        QCOMPARE(credits.balanceMicros(), 70000);
+        QCOMPARE(ledger.record(entry(QStringLiteral("paid")), true), Outcome::AlreadyRecorded);
+        QCOMPARE(credits.balanceMicros(), 70000);
+        QCOMPARE(ledger.record(entry(QStringLiteral("unbilled")), false), Outcome::Recorded);
+        QCOMPARE(credits.balanceMicros(), 70000);
+
+        // Make the debit fail after the ledger row was inserted: the row must go too.
+        QSqlQuery q(m_db->connection());
+        QVERIFY(q.exec(QStringLiteral("CREATE TRIGGER block_debit BEFORE UPDATE OF balance_micros "
+                                      "ON credits BEGIN SELECT RAISE(ABORT, 'debit blocked'); END")));
+        QCOMPARE(ledger.record(entry(QStringLiteral("half")), true), Outcome::Failed);
+        QVERIFY2(ledger.lastError().contains(QStringLiteral("debit blocked")),
+                 qPrintable(ledger.lastError()));
+        QVERIFY(!ledger.find(QStringLiteral("half")));
+        QCOMPARE(credits.balanceMicros(), 70000);
+        QCOMPARE(rowCount(*m_db), 2);
+    }
+
+    void fourConcurrentWriters()
+    {
+        UsageLedger ledger(*m_db);
+        std::atomic<int> failures{0};
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 4; ++t) {
+            threads.emplace_back([&, t] {
+                for (int i = 0; i < 50; ++i) {
+                    if (ledger.record(entry(QStringLiteral("w%1-%2").arg(t).arg(i)))
+                        != Outcome::Recorded)
+                        ++failures;
+                }
+            });
+        }
+        for (auto& t : threads)
+            t.join();
+        QCOMPARE(failures.load(), 0);
+        QCOMPARE(rowCount(*m_db), 200);
+        QCOMPARE(ledger.entries().size(), 200);
+        QCOMPARE(ledger.totalMicros(), 200 * kCompletedRunCostMicros);
+    }
+
+    void concurrentDebitsNeverOverdraw()
+    {
+        CreditsAccount credits(*m_db);
+        credits.setEnabled(true);
+        credits.topUp(100 * kCompletedRunCostMicros);
+        UsageLedger ledger(*m_db);
+        std::atomic<int> recorded{0}, refused{0}, other{0};
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 4; ++t) {
+            threads.emplace_back([&, t] {
+                for (int i = 0; i < 40; ++i) {
+                    switch (ledger.record(entry(QStringLiteral("c%1-%2").arg(t).arg(i)), true)) {
+                    case Outcome::Recorded: ++recorded; break;
+                    case Outcome::InsufficientCredits: ++refused; break;
+                    default: ++other; break;
+                    }
+                }
+            });
+        }
+        for (auto& t : threads)
+            t.join();
+        QCOMPARE(other.load(), 0);
+        QCOMPARE(recorded.load(), 100);
+        QCOMPARE(refused.load(), 60);
+        QCOMPARE(credits.balanceMicros(), 0);
+        QCOMPARE(rowCount(*m_db), 100);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestUsageLedger)
+#include "test_usage_ledger.moc"

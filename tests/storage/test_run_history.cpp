@@ -1,0 +1,224 @@
+#include "notebook/RunHistory.h"
+#include "storage/Database.h"
+
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace sandpad;
+
+namespace {
+
+RunRecord makeRun(const QString& id, qint64 startedMs)
+{
+    RunRecord r;
+    r.runId = id;
+    r.startedAt = QDateTime::fromMSecsSinceEpoch(startedMs, Qt::UTC);
+    r.title = QStringLiteral("sine.py");
+    r.language = QStringLiteral("python");
+    r.provider = QStringLiteral("local");
+    r.status = QStringLiteral("success");
+    r.durationMs = 1234;
+    r.costMicros = 50000;
+    r.code = QStringLiteral("import math\nprint('ok')\n");
+    r.stdoutText = QStringLiteral("ok\n");
+    r.stderrText = QString();
+    r.message = QStringLiteral("ok");
+    return r;
+}
+
+int chartRows(Database& db)
+{
+    QSqlQuery q(db.connection());
+    if (!q.exec(QStringLiteral("SELECT COUNT(*) FROM run_charts")) || !q.next())
+        return -1;
+    return q.value(0).toInt();
+}
+
+} // namespace
+
+class TestRunHistory : public QObject {
+    Q_OBJECT
+    std::unique_ptr<QTemporaryDir> m_tmp;
+    std::unique_ptr<Database> m_db;
+
+private slots:
+    void init()
+    {
+        QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
+        m_tmp = std::make_unique<QTemporaryDir>();
+        m_db = std::make_unique<Database>(m_tmp->path());
+        QVERIFY2(m_db->open(), qPrintable(m_db->error()));
+    }
+    void cleanup()
+    {
+        m_db.reset();
+        m_tmp.reset();
+    }
+
+    void roundTripWithCharts()
+    {
+        RunHistory history(*m_db);
+        RunRecord r = makeRun(QStringLiteral("run-1"), 1'700'000'000'123);
+        r.stderrText = QStringLiteral("warning: ünïcode\n");
+        r.result = QStringLiteral("42");
+        r.error = RunErrorRecord{QStringLiteral("ZeroDivisionError"), QStringLiteral("division by zero"),
+                                 QStringLiteral("Traceback...\n  line 3\n")};
+        r.exitCode = 1;
+        r.reason = QString();
+        r.documentId = QStringLiteral("doc");
+        r.revisionId = QStringLiteral("rev");
+        QByteArray png("\x89PNG\r\n\x1a\n", 8);
+        png.append('\0');
+        png.append(QByteArray(4096, '\x7f'));
+        RunChartRecord c1;
+        c1.kind = RunChartRecord::Kind::Png;
+        c1.png = png;
+        RunChartRecord c2;
+        c2.kind = RunChartRecord::Kind::Interactive;
+        c2.specJson = QStringLiteral(R"({"type":"line","title":"t","elements":[{"label":"a","points":[[1,2]]}]})");
+        RunChartRecord c3 = c1;
+        c3.png = QByteArray("second");
+        r.charts = {c1, c2, c3};
+        QVERIFY2(history.save(r), qPrintable(history.lastError()));
+
+        const auto got = history.find(QStringLiteral("run-1"));
+        QVERIFY(got);
+        QCOMPARE(got->runId, r.runId);
+        QCOMPARE(got->startedAt, r.startedAt);
+        QCOMPARE(got->title, r.title);
+        QCOMPARE(got->language, r.language);
+        QCOMPARE(got->provider, r.provider);
+        QCOMPARE(got->status, r.status);
+        QCOMPARE(got->durationMs, 1234);
+        QCOMPARE(got->costMicros, 50000);
+        QCOMPARE(got->code, r.code);
+        QCOMPARE(got->stdoutText, r.stdoutText);
+        QCOMPARE(got->stderrText, r.stderrText);
+        QCOMPARE(got->result, r.result);
+        QVERIFY(got->error);
+        QCOMPARE(got->error->name, r.error->name);
+        QCOMPARE(got->error->value, r.error->value);
+        QCOMPARE(got->error->traceback, r.error->traceback);
+        QCOMPARE(got->exitCode, std::optional<int>(1));
+        QCOMPARE(got->message, r.message);
+        QCOMPARE(got->documentId, r.documentId);
+        QCOMPARE(got->revisionId, r.revisionId);
+        QCOMPARE(got->charts.size(), 3);
+        QCOMPARE(got->charts[0].kind, RunChartRecord::Kind::Png);
+        QCOMPARE(got->charts[0].png, png);
+        QCOMPARE(got->charts[1].kind, RunChartRecord::Kind::Interactive);
+        QCOMPARE(got->charts[1].specJson, c2.specJson);
+        QVERIFY(got->charts[1].png.isEmpty());
+        QCOMPARE(got->charts[2].png, QByteArray("second"));
+        QVERIFY(!history.find(QStringLiteral("nope")));
+    }
+
+    void optionalFieldsStayEmpty()
+    {
+        RunHistory history(*m_db);
+        RunRecord r = makeRun(QStringLiteral("plain"), 1000);
+        r.exitCode = 0;
+        QVERIFY(history.save(r));
+        RunRecord e = makeRun(QStringLiteral("emptyresult"), 2000);
+        e.result = QString(); // a result that printed as empty text is still a result
+        QVERIFY(history.save(e));
+        const auto p = history.find(QStringLiteral("plain"));
+        QVERIFY(!p->result);
+        QVERIFY(!p->error);
+        QCOMPARE(p->exitCode, std::optional<int>(0));
+        QVERIFY(p->charts.isEmpty());
+        const auto er = history.find(QStringLiteral("emptyresult"));
+        QVERIFY(er->result.has_value());
+        QVERIFY(!er->exitCode);
+    }
+
+    void recentIsOldestFirst()
+    {
+        RunHistory history(*m_db);
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(history.save(makeRun(QStringLiteral("r%1").arg(i), 1000 + i)));
+        const auto all = history.recent(-1);
+        QCOMPARE(all.size(), 5);
+        QCOMPARE(all.first().runId, QStringLiteral("r0"));
+        QCOMPARE(all.last().runId, QStringLiteral("r4"));
+        const auto last3 = history.recent(3);
+        QCOMPARE(last3.size(), 3);
+        QCOMPARE(last3[0].runId, QStringLiteral("r2"));
+        QCOMPARE(last3[2].runId, QStringLiteral("r4"));
+        QCOMPARE(history.count(), 5);
+    }
+
+    void resaveReplaces()
+    {
+        RunHistory history(*m_db);
+        RunRecord r = makeRun(QStringLiteral("x"), 1);
+        RunChartRecord c;
+        c.png = "a";
+        r.charts = {c, c};
+        QVERIFY(history.save(r));
+        QCOMPARE(chartRows(*m_db), 2);
+        r.status = QStringLiteral("error");
+        r.charts = {c};
+        QVERIFY(history.save(r));
+        QCOMPARE(history.count(), 1);
+        QCOMPARE(chartRows(*m_db), 1);
+        QCOMPARE(history.find(QStringLiteral("x"))->status, QStringLiteral("error"));
+        QVERIFY(!history.save(makeRun(QString(), 1)));
+    }
+
+    void forDocumentRemovePruneClear()
+    {
+        RunHistory history(*m_db);
+        RunChartRecord c;
+        c.png = "p";
+        for (int i = 0; i < 6; ++i) {
+            RunRecord r = makeRun(QStringLiteral("r%1").arg(i), 100 + i);
+            if (i % 2 == 0)
+                r.documentId = QStringLiteral("doc");
+            r.charts = {c};
+            QVERIFY(history.save(r));
+        }
+        const auto forDoc = history.forDocument(QStringLiteral("doc"));
+        QCOMPARE(forDoc.size(), 3);
+        QCOMPARE(forDoc[0].runId, QStringLiteral("r0"));
+        QCOMPARE(forDoc[0].charts.size(), 1);
+
+        QVERIFY(history.remove(QStringLiteral("r0")));
+        QVERIFY(!history.remove(QStringLiteral("r0")));
+        QCOMPARE(chartRows(*m_db), 5); // its chart went with it
+        QVERIFY(history.prune(3));
+        QCOMPARE(history.count(), 3);
+        QCOMPARE(history.recent(-1).first().runId, QStringLiteral("r3"));
+        QCOMPARE(chartRows(*m_db), 3);
+        history.clear();
+        QCOMPARE(history.count(), 0);
+        QCOMPARE(chartRows(*m_db), 0);
+    }
+
+    void survivesRestart()
+    {
+        {
+            RunHistory history(*m_db);
+            RunRecord r = makeRun(QStringLiteral("persist"), 5);
+            RunChartRecord c;
+            c.png = QByteArray(100000, 'z');
+            r.charts = {c};
+            QVERIFY(history.save(r));
+        }
+        m_db.reset(); // "quit"
+        m_db = std::make_unique<Database>(m_tmp->path());
+        QVERIFY(m_db->open());
+        RunHistory history(*m_db);
+        const auto runs = history.recent(10);
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs[0].runId, QStringLiteral("persist"));
+        QCOMPARE(runs[0].charts.size(), 1);
+        QCOMPARE(runs[0].charts[0].png, QByteArray(100000, 'z'));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunHistory)
+#include "test_run_history.moc"

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "providers/SandboxProvider.h"
+#include "providers/command/CommandProviderConfig.h"
+
+namespace sandpad {
+
+// A provider implemented by an external executable speaking JSON lines on stdin/stdout
+// (docs/providers.md, "Command providers"): Docker/Podman, SSH or Kubernetes runners plug in
+// without recompiling.
+class CommandProvider : public SandboxProvider {
+public:
+    explicit CommandProvider(CommandProviderConfig config);
+
+    QString name() const override { return QStringLiteral("command"); }
+    QString displayName() const override;
+    ValidationReport validate() override;
+    std::unique_ptr<Sandbox> create(const SandboxOptions& options, RunControl& control) override;
+
+    const CommandProviderConfig& config() const { return m_config; }
+
+private:
+    CommandProviderConfig m_config;
+};
+
+} // namespace sandpad

@@ -1,0 +1,154 @@
+// CommandProvider with the shipped example (resources/runtime/command-provider-example.py, bwrap).
+#include "providers/ProviderError.h"
+#include "providers/RunControl.h"
+#include "providers/command/CommandProvider.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <thread>
+
+using namespace sandpad;
+
+namespace {
+const QString kExample = QStringLiteral(SANDPAD_SOURCE_DIR "/resources/runtime/command-provider-example.py");
+
+int leftoverDirs()
+{
+    return int(QDir(QDir::tempPath()).entryList({QStringLiteral("sandpad-cmd-*")}, QDir::Dirs).size());
+}
+} // namespace
+
+class TestCommandProvider : public QObject {
+    Q_OBJECT
+
+    int m_dirsBefore = 0;
+
+    std::unique_ptr<Sandbox> create(RunControl& control, const QString& program = kExample)
+    {
+        CommandProviderConfig c;
+        c.program = program;
+        c.killGraceMs = 3000;
+        CommandProvider provider(c);
+        SandboxOptions options;
+        options.deadlineSeconds = 30;
+        return provider.create(options, control);
+    }
+
+private slots:
+    void initTestCase() { m_dirsBefore = leftoverDirs(); }
+
+    void createWriteRunReadDestroy()
+    {
+        RunControl control;
+        auto sb = create(control);
+        QCOMPARE(sb->workDir(), QStringLiteral("/sandpad"));
+        QCOMPARE(sb->interpreter(Language::Python), QStringLiteral("/usr/bin/python3"));
+        sb->writeFiles({{QStringLiteral("/sandpad/main.py"),
+                         "import os, sys\nprint('out', os.environ['X'])\nprint('err', file=sys.stderr)\n"
+                         "os.makedirs('out', exist_ok=True)\nopen('out/f.bin','wb').write(bytes(range(256)))\n"
+                         "open('/etc/owned','w')\n", 0644}});
+        SandboxCommand cmd;
+        cmd.argv = {sb->interpreter(Language::Python), QStringLiteral("main.py")};
+        cmd.cwd = sb->workDir();
+        cmd.env = {{QStringLiteral("X"), QStringLiteral("42")}};
+        QByteArray out, err;
+        const auto outcome = sb->run(cmd, [&](OutputStream s, const QByteArray& b) {
+            (s == OutputStream::Stdout ? out : err) += b;
+        }, control);
+        QCOMPARE(outcome.exitCode.value_or(-1), 1); // writing /etc fails: the system is read-only
+        QCOMPARE(out, QByteArray("out 42\n"));
+        QVERIFY(err.startsWith("err\n"));
+        QVERIFY2(err.contains("Read-only file system") || err.contains("Permission denied"), err.constData());
+        QByteArray all;
+        for (int i = 0; i < 256; ++i)
+            all.append(char(i));
+        QCOMPARE(sb->readFile(QStringLiteral("/sandpad/out/f.bin")).value_or("?"), all);
+        QVERIFY(!sb->readFile(QStringLiteral("/sandpad/none")).has_value());
+        const auto report = sb->destroy();
+        QVERIFY2(report.confirmed, qPrintable(report.detail));
+        QCOMPARE(leftoverDirs(), m_dirsBefore);
+    }
+
+    void streamingTimeoutAndCancel()
+    {
+        RunControl control;
+        auto sb = create(control);
+        SandboxCommand cmd;
+        cmd.argv = {QStringLiteral("/usr/bin/python3"), QStringLiteral("-c"),
+                    QStringLiteral("import time\nprint('first', flush=True)\ntime.sleep(60)")};
+        cmd.timeoutMs = 1500;
+        QElapsedTimer clock;
+        clock.start();
+        qint64 firstAt = -1;
+        auto outcome = sb->run(cmd, [&](OutputStream, const QByteArray&) {
+            if (firstAt < 0)
+                firstAt = clock.elapsed();
+        }, control);
+        QVERIFY(outcome.timedOut);
+        QVERIFY(!outcome.exitCode);
+        QVERIFY(firstAt >= 0 && firstAt < 1400);
+        QVERIFY(clock.elapsed() < 6000);
+
+        cmd.timeoutMs = 60000;
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(700));
+            control.cancel();
+        });
+        clock.restart();
+        outcome = sb->run(cmd, {}, control);
+        canceller.join();
+        QVERIFY(outcome.cancelled);
+        QVERIFY(clock.elapsed() < 6000);
+        QVERIFY(sb->destroy().confirmed);
+        QCOMPARE(leftoverDirs(), m_dirsBefore);
+    }
+
+    void brokenProvidersGiveClearErrors()
+    {
+        QTemporaryDir dir;
+        const QString liar = dir.filePath(QStringLiteral("liar.sh"));
+        QFile f(liar);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/sh\nread line\necho 'this is not json'\necho 'boom' >&2\n");
+        f.close();
+        f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        RunControl control;
+        try {
+            create(control, liar);
+            QFAIL("should fail");
+        } catch (const ProviderError& e) {
+            QCOMPARE(e.kind(), ProviderError::Kind::Protocol);
+            QVERIFY2(e.message().contains(QStringLiteral("not a JSON object")), qPrintable(e.message()));
+        }
+        const QString quitter = dir.filePath(QStringLiteral("quitter.sh"));
+        QFile q(quitter);
+        QVERIFY(q.open(QIODevice::WriteOnly));
+        q.write("#!/bin/sh\necho 'no runner configured' >&2\nexit 3\n");
+        q.close();
+        q.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        try {
+            create(control, quitter);
+            QFAIL("should fail");
+        } catch (const ProviderError& e) {
+            QCOMPARE(e.kind(), ProviderError::Kind::Unavailable);
+            QVERIFY2(e.message().contains(QStringLiteral("exited")), qPrintable(e.message()));
+        }
+        QVERIFY_THROWS_EXCEPTION(ProviderError, create(control, dir.filePath(QStringLiteral("missing"))));
+    }
+
+    void validation()
+    {
+        CommandProviderConfig c;
+        c.program = kExample;
+        const ValidationReport ok = CommandProvider(c).validate();
+        QVERIFY2(ok.usable(), qPrintable(ok.toText()));
+        QVERIFY(ok.toText().contains(QStringLiteral("bubblewrap")));
+        c.program = QStringLiteral("/nonexistent/provider");
+        QVERIFY(!CommandProvider(c).validate().usable());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCommandProvider)
+#include "test_command_provider.moc"

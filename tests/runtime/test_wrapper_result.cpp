@@ -1,0 +1,148 @@
+#include "runtime/ResultFrames.h"
+#include "runtime/RuntimeProgram.h"
+#include "runtime/WrapperResult.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+using namespace sandpad;
+
+class TestWrapperResult : public QObject {
+    Q_OBJECT
+private slots:
+    void success()
+    {
+        const QByteArray json = R"({"status": "success", "result": "42", "error": null,
+            "charts": [{"kind": "png", "file": "chart-1.png"},
+                       {"kind": "interactive", "spec": {"type": "line", "elements": []}}],
+            "chart_error": null})";
+        QString problem;
+        const auto r = WrapperResult::parse(json, &problem);
+        QVERIFY2(r, qPrintable(problem));
+        QVERIFY(r->success);
+        QCOMPARE(r->result, std::optional<QString>(QStringLiteral("42")));
+        QVERIFY(!r->error);
+        QCOMPARE(r->charts.size(), 2);
+        QCOMPARE(r->charts[0].kind, WrapperChartRef::Kind::Png);
+        QCOMPARE(r->charts[0].file, QStringLiteral("chart-1.png"));
+        QCOMPARE(r->charts[1].kind, WrapperChartRef::Kind::Interactive);
+        QCOMPARE(r->charts[1].spec.value("type").toString(), QStringLiteral("line"));
+        QVERIFY(!r->chartError);
+    }
+    void errorWithChartError()
+    {
+        const QByteArray json = R"({"status": "error", "result": null,
+            "error": {"name": "ZeroDivisionError", "value": "division by zero", "traceback": "tb"},
+            "charts": [], "chart_error": "Could not serialize the chart: x"})";
+        const auto r = WrapperResult::parse(json);
+        QVERIFY(r);
+        QVERIFY(!r->success);
+        QVERIFY(!r->result);
+        QCOMPARE(r->error->name, QStringLiteral("ZeroDivisionError"));
+        QCOMPARE(r->error->traceback, QStringLiteral("tb"));
+        QCOMPARE(r->chartError, std::optional<QString>(QStringLiteral("Could not serialize the chart: x")));
+    }
+    void minimal()
+    {
+        const auto r = WrapperResult::parse(R"({"status": "success"})");
+        QVERIFY(r);
+        QVERIFY(r->charts.isEmpty());
+    }
+    void malformed_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("empty") << QByteArray() << "offset";
+        QTest::newRow("truncated") << QByteArray(R"({"status": "succ)") << "offset";
+        QTest::newRow("array") << QByteArray("[]") << "not a JSON object";
+        QTest::newRow("no status") << QByteArray(R"({"result": "1"})") << "\"status\" is missing";
+        QTest::newRow("bad status") << QByteArray(R"({"status": "ok"})") << "\"status\" must be";
+        QTest::newRow("result number") << QByteArray(R"({"status": "success", "result": 1})") << "\"result\" must be";
+        QTest::newRow("error without error") << QByteArray(R"({"status": "error"})") << "\"error\" is missing";
+        QTest::newRow("success with error") << QByteArray(R"({"status": "success", "error": {"name": "E", "value": ""}})") << "an error is given";
+        QTest::newRow("error no name") << QByteArray(R"({"status": "error", "error": {"value": "x"}})") << "error.name";
+        QTest::newRow("error value") << QByteArray(R"({"status": "error", "error": {"name": "E", "value": 3}})") << "error.value";
+        QTest::newRow("charts object") << QByteArray(R"({"status": "success", "charts": {}})") << "\"charts\" must be a list";
+        QTest::newRow("chart path") << QByteArray(R"({"status": "success", "charts": [{"kind": "png", "file": "../../etc/passwd"}]})") << "plain \"file\"";
+        QTest::newRow("chart slash") << QByteArray(R"({"status": "success", "charts": [{"kind": "png", "file": "/etc/passwd"}]})") << "plain \"file\"";
+        QTest::newRow("chart kind") << QByteArray(R"({"status": "success", "charts": [{"kind": "svg"}]})") << "unknown \"kind\"";
+        QTest::newRow("spec") << QByteArray(R"({"status": "success", "charts": [{"kind": "interactive", "spec": 1}]})") << "\"spec\" object";
+        QTest::newRow("chart_error") << QByteArray(R"({"status": "success", "chart_error": []})") << "chart_error";
+    }
+    void malformed()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, expected);
+        QString problem;
+        QVERIFY(!WrapperResult::parse(json, &problem));
+        QVERIFY2(problem.startsWith(QStringLiteral("Invalid result.json")), qPrintable(problem));
+        QVERIFY2(problem.contains(expected), qPrintable(problem));
+    }
+
+    void frames()
+    {
+        const QByteArray png("\x89PNG\r\n\x1a\n\n{\"name\"", 17);
+        const QByteArray stream = ResultFrames::frame("chart-1.png", png)
+            + ResultFrames::frame("result.json", R"({"status": "success"})");
+        const auto files = ResultFrames::parse(stream);
+        QVERIFY(files);
+        QCOMPARE(files->size(), 2);
+        QCOMPARE(files->value("chart-1.png"), png);
+        QCOMPARE(files->value("result.json"), QByteArray(R"({"status": "success"})"));
+        QVERIFY(ResultFrames::parse(QByteArray())->isEmpty());
+    }
+    void badFrames()
+    {
+        QString problem;
+        QVERIFY(!ResultFrames::parse(ResultFrames::frame("a", "12345").chopped(1), &problem));
+        QVERIFY(problem.contains("truncated"));
+        QVERIFY(!ResultFrames::parse("garbage\n", &problem));
+        QVERIFY(!ResultFrames::parse(R"({"name": "../x", "size": 0})" "\n", &problem));
+        QVERIFY(!ResultFrames::parse(R"({"name": "x", "size": -1})" "\n", &problem));
+        QVERIFY(!ResultFrames::parse(R"({"name": "x", "size": 1})", &problem));
+    }
+
+    void pythonProgram()
+    {
+        const RuntimeProgram p = RuntimeProgram::build(RuntimeProgram::Input{
+            Language::Python, QStringLiteral("!pip install requests numpy\nprint(1)\n"), QStringLiteral("My Notebook"),
+            QStringLiteral("/sandpad/"), QStringLiteral("/usr/bin/python3"), {QStringLiteral("--no-index")}});
+        QVERIFY2(p.ok(), qPrintable(p.error));
+        QCOMPARE(p.files.size(), 3);
+        QCOMPARE(p.files[0].path, QStringLiteral("/sandpad/wrapper.py"));
+        QVERIFY(p.files[0].content.contains("SANDPAD_RESULT_FD"));
+        QCOMPARE(p.files[1].path, QStringLiteral("/sandpad/main.py"));
+        QCOMPARE(p.files[1].content, QByteArray("\nprint(1)\n"));
+        QCOMPARE(p.command.argv, (QStringList{"/usr/bin/python3", "/sandpad/wrapper.py", "/sandpad/manifest.json"}));
+        QCOMPARE(p.command.cwd, QStringLiteral("/sandpad"));
+        QCOMPARE(p.packages, QStringList{"requests"});
+        QCOMPARE(p.resultPath, QStringLiteral("/sandpad/out/result.json"));
+        QCOMPARE(p.chartPath("chart-1.png"), QStringLiteral("/sandpad/out/chart-1.png"));
+        const QJsonObject m = QJsonDocument::fromJson(p.files[2].content).object();
+        QCOMPARE(p.files[2].path, QStringLiteral("/sandpad/manifest.json"));
+        QCOMPARE(m.value("language").toString(), QStringLiteral("python"));
+        QCOMPARE(m.value("title").toString(), QStringLiteral("My Notebook"));
+        QCOMPARE(m.value("code_path").toString(), QStringLiteral("/sandpad/main.py"));
+        QCOMPARE(m.value("out_dir").toString(), QStringLiteral("/sandpad/out"));
+        QCOMPARE(m.value("packages").toArray(), QJsonArray{"requests"});
+        QCOMPARE(m.value("pip_args").toArray(), QJsonArray{"--no-index"});
+    }
+    void javaScriptProgram()
+    {
+        const RuntimeProgram p = RuntimeProgram::build(RuntimeProgram::Input{
+            Language::JavaScript, QStringLiteral("!pip install x\nconsole.log(1)"), QStringLiteral("a.js"),
+            QStringLiteral("/w"), QStringLiteral("node"), {}});
+        QVERIFY(p.ok());
+        QCOMPARE(p.files[0].path, QStringLiteral("/w/wrapper.mjs"));
+        QVERIFY(p.files[0].content.contains("SANDPAD_RESULT_FD"));
+        QCOMPARE(p.files[1].path, QStringLiteral("/w/main.mjs"));
+        QCOMPARE(p.files[1].content, QByteArray("!pip install x\nconsole.log(1)")); // not Python: untouched
+        QCOMPARE(p.command.argv, (QStringList{"node", "/w/wrapper.mjs", "/w/manifest.json"}));
+        QVERIFY(p.packages.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWrapperResult)
+#include "test_wrapper_result.moc"

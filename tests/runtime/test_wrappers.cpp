@@ -1,0 +1,488 @@
+// Runs resources/runtime/wrapper.py and wrapper.mjs directly (no sandbox, no Executor) on programs
+// prepared by RuntimeProgram, and checks what they report through the result channel.
+
+#include "charts/ChartSpec.h"
+#include "runtime/ResultFrames.h"
+#include "runtime/RuntimeProgram.h"
+#include "runtime/WrapperResult.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <fcntl.h>
+#include <functional>
+#include <unistd.h>
+
+using namespace sandpad;
+
+namespace {
+
+const QString kPython = QStringLiteral("/usr/bin/python3");
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+    QByteArray resultJson;
+    QJsonObject result;       // result.json
+    QString outDir;
+    QMap<QString, QByteArray> frames; // fd channel only
+
+    QJsonObject error() const { return result.value("error").toObject(); }
+    QJsonArray charts() const { return result.value("charts").toArray(); }
+};
+
+} // namespace
+
+class TestWrappers : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+    QString m_node;
+    int m_runs = 0;
+
+    Run run(Language language, const QString& code, const QString& title = QStringLiteral("Untitled 1"),
+            const std::function<void(QJsonObject&)>& patchManifest = {}, bool useFd = false)
+    {
+        Run r;
+        const QString dir = m_tmp.filePath(QStringLiteral("run-%1").arg(++m_runs));
+        QDir().mkpath(dir);
+        const QString interpreter = language == Language::Python ? kPython : m_node;
+        const RuntimeProgram program = RuntimeProgram::build(
+            RuntimeProgram::Input{language, code, title, dir, interpreter, {}});
+        if (!program.ok())
+            qFatal("program: %s", qPrintable(program.error));
+        for (const SandboxFile& f : program.files) {
+            QFile file(f.path);
+            if (!file.open(QIODevice::WriteOnly))
+                qFatal("cannot write %s", qPrintable(f.path));
+            QByteArray content = f.content;
+            if (patchManifest && f.path.endsWith(QStringLiteral("manifest.json"))) {
+                QJsonObject m = QJsonDocument::fromJson(content).object();
+                patchManifest(m);
+                content = QJsonDocument(m).toJson();
+            }
+            file.write(content);
+        }
+        r.outDir = program.outDir;
+
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("SANDPAD_RESULT_FD"));
+        env.insert(QStringLiteral("MPLCONFIGDIR"), m_tmp.filePath(QStringLiteral("mpl")));
+        for (auto it = program.command.env.cbegin(); it != program.command.env.cend(); ++it)
+            env.insert(it.key(), it.value());
+        int fd = -1;
+        const QString framesPath = dir + QStringLiteral("/frames.bin");
+        if (useFd) {
+            fd = ::open(QFile::encodeName(framesPath).constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            if (fd < 0)
+                qFatal("open frames file");
+            env.insert(QStringLiteral("SANDPAD_RESULT_FD"), QString::number(fd)); // inherited: no O_CLOEXEC
+        }
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.setWorkingDirectory(program.command.cwd);
+        p.start(program.command.argv.first(), program.command.argv.mid(1));
+        p.waitForFinished(120000);
+        if (fd >= 0)
+            ::close(fd);
+        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        r.out = p.readAllStandardOutput();
+        r.err = p.readAllStandardError();
+        if (useFd) {
+            QFile frames(framesPath);
+            frames.open(QIODevice::ReadOnly);
+            QString problem;
+            const auto files = ResultFrames::parse(frames.readAll(), &problem);
+            if (!files)
+                qWarning("%s", qPrintable(problem));
+            else
+                r.frames = *files;
+            r.resultJson = r.frames.value(QStringLiteral("result.json"));
+        } else {
+            QFile file(program.resultPath);
+            if (file.open(QIODevice::ReadOnly))
+                r.resultJson = file.readAll();
+        }
+        r.result = QJsonDocument::fromJson(r.resultJson).object();
+        if (r.exitCode != 0 || r.result.isEmpty())
+            qWarning("exit %d\nstdout: %s\nstderr: %s\nresult: %s", r.exitCode, r.out.constData(),
+                     r.err.constData(), r.resultJson.constData());
+        // Every result must pass the same validation the Executor applies.
+        QString problem;
+        if (!r.result.isEmpty() && !WrapperResult::parse(r.resultJson, &problem))
+            qWarning("invalid result.json: %s", qPrintable(problem));
+        return r;
+    }
+
+    Run py(const QString& code, const QString& title = QStringLiteral("Untitled 1"))
+    {
+        return run(Language::Python, code, title);
+    }
+    Run js(const QString& code, const QString& title = QStringLiteral("snippet.js"))
+    {
+        return run(Language::JavaScript, code, title);
+    }
+
+    static void checkValid(const Run& r)
+    {
+        QString problem;
+        QVERIFY2(WrapperResult::parse(r.resultJson, &problem), qPrintable(problem));
+    }
+
+    static ChartSpec interactiveChart(const Run& r)
+    {
+        const QJsonArray charts = r.charts();
+        for (const QJsonValue& c : charts) {
+            if (c.toObject().value("kind").toString() == QStringLiteral("interactive")) {
+                const ChartParseResult parsed = ChartSpec::parse(c.toObject().value("spec").toObject());
+                if (!parsed.ok())
+                    qFatal("chart: %s", qPrintable(parsed.error));
+                return *parsed.spec;
+            }
+        }
+        qFatal("no interactive chart in %s", r.resultJson.constData());
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        QVERIFY2(QFile::exists(kPython), "these tests need /usr/bin/python3");
+        m_node = QStandardPaths::findExecutable(QStringLiteral("node"));
+        QVERIFY2(!m_node.isEmpty(), "these tests need node");
+    }
+
+    // --- Python ----------------------------------------------------------------------------
+    void printAndResult()
+    {
+        const Run r = py(QStringLiteral("print('hello')\nresult = 6 * 7\n"));
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, QByteArray("hello\n"));
+        QCOMPARE(r.err, QByteArray());
+        checkValid(r);
+        QCOMPARE(r.result.value("status").toString(), QStringLiteral("success"));
+        QCOMPARE(r.result.value("result").toString(), QStringLiteral("42"));
+        QVERIFY(r.result.value("error").isNull());
+        QVERIFY(r.charts().isEmpty());
+    }
+    void resultsAndPrecedence()
+    {
+        QCOMPARE(py(QStringLiteral("results = [1, 'a']")).result.value("result").toString(), QStringLiteral("[1, 'a']"));
+        QCOMPARE(py(QStringLiteral("results = 1\nresult = 'r'")).result.value("result").toString(), QStringLiteral("r"));
+        QVERIFY(py(QStringLiteral("x = 1")).result.value("result").isNull());
+    }
+    void pandasAndSympy()
+    {
+        const Run r = py(QStringLiteral("import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\n"
+                                        "print(df.head())\nresult = df['a'].sum()\n"));
+        QCOMPARE(r.result.value("status").toString(), QStringLiteral("success"));
+        QVERIFY(r.out.contains("   a  b\n0  1  3\n1  2  4"));
+        QCOMPARE(r.result.value("result").toString(), QStringLiteral("3"));
+        const Run s = py(QStringLiteral("import sympy as sp\nx = sp.symbols('x')\nresult = sp.diff(x**3 + sp.sin(x), x)\n"));
+        QCOMPARE(s.result.value("result").toString(), QStringLiteral("3*x**2 + cos(x)"));
+    }
+    void seedSineWaveGivesPng()
+    {
+        const Run r = py(QStringLiteral(
+            "import matplotlib.pyplot as plt\nimport numpy as np\n\nx = np.linspace(0, 10, 100)\ny = np.sin(x)\n\n"
+            "plt.figure(figsize=(10, 6))\nplt.plot(x, y)\nplt.title(\"Sine Wave\")\nplt.xlabel(\"x\")\nplt.ylabel(\"sin(x)\")\n"
+            "plt.show()\nplt.figure()\nplt.bar(['a', 'b'], [1, 2])\n"));
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.err, QByteArray()); // plt.show() neither warns nor blocks
+        checkValid(r);
+        const QJsonArray charts = r.charts();
+        QCOMPARE(charts.size(), 2); // show() kept the first figure
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject c = charts[i].toObject();
+            QCOMPARE(c.value("kind").toString(), QStringLiteral("png"));
+            QCOMPARE(c.value("file").toString(), QStringLiteral("chart-%1.png").arg(i + 1));
+            QFile png(r.outDir + u'/' + c.value("file").toString());
+            QVERIFY(png.open(QIODevice::ReadOnly));
+            const QByteArray bytes = png.readAll();
+            QVERIFY(bytes.startsWith(QByteArray("\x89PNG\r\n\x1a\n", 8)));
+            QVERIFY(bytes.size() > 5000);
+        }
+    }
+    void figureKeptWhenCodeRaises()
+    {
+        const Run r = py(QStringLiteral("import matplotlib.pyplot as plt\nplt.plot([1, 2], [3, 4])\nraise ValueError('after plot')\n"));
+        QCOMPARE(r.result.value("status").toString(), QStringLiteral("error"));
+        QCOMPARE(r.charts().size(), 1);
+        QCOMPARE(r.error().value("name").toString(), QStringLiteral("ValueError"));
+    }
+    void chartDictionaries()
+    {
+        const Run line = py(QStringLiteral(
+            "import numpy as np\nx = np.arange(4)\n"
+            "chart = {'type': 'line', 'title': 'L', 'x_label': 'x', 'y_label': 'y', 'elements': [\n"
+            "  {'label': 'sq', 'points': [[xi, xi ** 2] for xi in x]},\n"
+            "  {'label': 'nan', 'points': [[0, float('nan')], [1, np.float32(1.5)]]}]}\n"));
+        checkValid(line);
+        QCOMPARE(line.charts().size(), 1);
+        const ChartSpec l = interactiveChart(line);
+        QCOMPARE(l.type(), ChartType::Line);
+        QCOMPARE(l.series()[0].ys, (std::vector<double>{0, 1, 4, 9}));
+        QVERIFY(std::isnan(l.series()[1].ys[0]));
+        QCOMPARE(l.series()[1].ys[1], 1.5);
+
+        const Run dt = py(QStringLiteral(
+            "import pandas as pd\nimport datetime\nidx = pd.date_range('2024-01-01', periods=3, freq='D')\n"
+            "chart = {'type': 'line', 'title': 'D', 'x_scale': 'datetime', 'elements': [\n"
+            "  {'label': 'a', 'points': list(zip(idx, pd.Series([1.0, 2.0, 3.0])))},\n"
+            "  {'label': 'b', 'points': [[datetime.date(2024, 1, 1), 5], ['2024-01-02T00:00:00Z', 6], [1704067200000, 7]]}]}\n"));
+        const ChartSpec d = interactiveChart(dt);
+        QVERIFY(d.datetimeX());
+        const double base = 1704067200000.0;
+        QCOMPARE(d.series()[0].xs, (std::vector<double>{base, base + 86400000, base + 2 * 86400000}));
+        QCOMPARE(d.series()[1].xs, (std::vector<double>{base, base + 86400000, base}));
+
+        const Run scatter = py(QStringLiteral(
+            "import numpy as np\nxs = np.array([1.0, 2.0])\nys = np.array([3, 4])\n"
+            "chart = {'type': 'scatter', 'title': 'S', 'elements': [{'label': 'p', 'points': np.column_stack([xs, ys])}]}\n"));
+        const ChartSpec s = interactiveChart(scatter);
+        QCOMPARE(s.type(), ChartType::Scatter);
+        QCOMPARE(s.series()[0].xs, (std::vector<double>{1, 2}));
+        QCOMPARE(s.series()[0].ys, (std::vector<double>{3, 4}));
+
+        const Run bar = py(QStringLiteral(
+            "import numpy as np\nvals = np.array([3, 5])\n"
+            "chart = {'type': 'bar', 'title': 'B', 'elements': [{'label': q, 'group': 'g', 'value': v} for q, v in zip(['Q1', 'Q2'], vals)]}\n"));
+        const ChartSpec b = interactiveChart(bar);
+        QCOMPARE(b.bars().categories, (QStringList{"Q1", "Q2"}));
+        QCOMPARE(b.bars().values[0], (std::vector<double>{3, 5}));
+    }
+    void unserializableChart()
+    {
+        const Run r = py(QStringLiteral("chart = {'type': 'line', 'elements': [{'label': 'a', 'points': [[1, object()]]}]}\nprint('still shown')\n"));
+        QCOMPARE(r.result.value("status").toString(), QStringLiteral("success"));
+        QCOMPARE(r.out, QByteArray("still shown\n"));
+        QVERIFY(r.charts().isEmpty());
+        const QString problem = r.result.value("chart_error").toString();
+        QVERIFY2(problem.contains(QStringLiteral("chart.elements[0].points[0][1]")), qPrintable(problem));
+        QVERIFY(problem.contains(QStringLiteral("object")));
+        // A variable named chart that is not a dict is the user's own business.
+        QVERIFY(py(QStringLiteral("chart = 3")).charts().isEmpty());
+    }
+    void exceptionLineAfterPipLines()
+    {
+        const Run r = py(QStringLiteral("!pip install numpy\n!pip install -q pandas\nimport numpy\n\ndef f(d):\n    return 1 / d\n\nf(0)\n"),
+                         QStringLiteral("analysis.py"));
+        QCOMPARE(r.exitCode, 0);
+        checkValid(r);
+        QCOMPARE(r.result.value("status").toString(), QStringLiteral("error"));
+        const QJsonObject e = r.error();
+        QCOMPARE(e.value("name").toString(), QStringLiteral("ZeroDivisionError"));
+        QCOMPARE(e.value("value").toString(), QStringLiteral("division by zero"));
+        const QString tb = e.value("traceback").toString();
+        QVERIFY2(tb.startsWith(QStringLiteral("Traceback (most recent call last):\n  File \"analysis.py\", line 8, in <module>\n    f(0)\n")), qPrintable(tb));
+        QVERIFY2(tb.contains(QStringLiteral("File \"analysis.py\", line 6, in f\n    return 1 / d")), qPrintable(tb));
+        QVERIFY2(!tb.contains(QStringLiteral("wrapper")), qPrintable(tb));
+        QVERIFY(tb.endsWith(QStringLiteral("ZeroDivisionError: division by zero\n")));
+    }
+    void syntaxError()
+    {
+        const Run r = py(QStringLiteral("x = 1\ny = (2 +\nprint(x)\n"));
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.error().value("name").toString(), QStringLiteral("SyntaxError"));
+        const QString tb = r.error().value("traceback").toString();
+        QVERIFY2(tb.contains(QStringLiteral("File \"Untitled 1\", line 2")), qPrintable(tb));
+        QVERIFY(!tb.contains(QStringLiteral("wrapper")));
+        QCOMPARE(r.out, QByteArray());
+    }
+    void exitsAndInterrupts()
+    {
+        const Run ok = py(QStringLiteral("import sys\nprint('a')\nsys.exit(0)\nprint('b')\n"));
+        QCOMPARE(ok.result.value("status").toString(), QStringLiteral("success"));
+        QCOMPARE(ok.out, QByteArray("a\n"));
+        const Run bad = py(QStringLiteral("import sys\nsys.exit(3)\n"));
+        QCOMPARE(bad.exitCode, 0);
+        QCOMPARE(bad.error().value("name").toString(), QStringLiteral("SystemExit"));
+        QCOMPARE(bad.error().value("value").toString(), QStringLiteral("3"));
+        const Run interrupted = py(QStringLiteral("raise KeyboardInterrupt\n"));
+        QCOMPARE(interrupted.error().value("name").toString(), QStringLiteral("KeyboardInterrupt"));
+    }
+    void spoofAttemptsChangeNothing()
+    {
+        const QByteArray printed = "{\"status\": \"error\", \"result\": \"spoofed\"}\n"
+                                   "__CHART_JSON__:{\"type\": \"bar\", \"elements\": []}\n"
+                                   "{\"name\": \"result.json\", \"size\": 2}\n{}\n";
+        QString code = QStringLiteral("import sys\nsys.stdout.write(%1)\n").arg(QString::fromUtf8(QJsonDocument(QJsonArray{QString::fromUtf8(printed)}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
+        const Run r = py(code);
+        QCOMPARE(r.out, printed);
+        QCOMPARE(r.result.value("status").toString(), QStringLiteral("success"));
+        QVERIFY(r.result.value("result").isNull());
+        QVERIFY(r.charts().isEmpty());
+    }
+    void stderrAndUnicode()
+    {
+        const Run r = py(QStringLiteral("import sys\nprint('héllo ✓ 🚀 中文')\nsys.stderr.write('warn ü\\n')\nresult = 'ünï ✓'\n"));
+        QCOMPARE(r.out, QStringLiteral("héllo ✓ 🚀 中文\n").toUtf8());
+        QCOMPARE(r.err, QStringLiteral("warn ü\n").toUtf8());
+        QCOMPARE(r.result.value("result").toString(), QStringLiteral("ünï ✓"));
+    }
+    void cleanMainNamespace()
+    {
+        const Run r = py(QStringLiteral(
+            "names = sorted(k for k in globals() if not k.startswith('__'))\nimport sys\n"
+            "if __name__ == '__main__':\n    print('main', names, sys.modules['__main__'].__dict__ is globals())\n"
+            "class P: pass\nimport pickle\npickle.dumps(P())\n"));
+        QCOMPARE(r.result.value("status").toString(), QStringLiteral("success"));
+        QCOMPARE(r.out, QByteArray("main [] True\n"));
+    }
+    void pipInstallOfflineWheel()
+    {
+        const QString wheels = m_tmp.filePath(QStringLiteral("wheels"));
+        QDir().mkpath(wheels);
+        const char* build = R"PY(
+import base64, hashlib, sys, zipfile
+name, ver = "sandpadtiny", "1.0"
+info = f"{name}-{ver}.dist-info"
+files = {f"{name}.py": "VALUE = 'tiny wheel works'\n",
+         f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {ver}\n",
+         f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: sandpad-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+record = ""
+for path, text in files.items():
+    data = text.encode()
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    record += f"{path},sha256={digest},{len(data)}\n"
+record += f"{info}/RECORD,,\n"
+with zipfile.ZipFile(f"{sys.argv[1]}/{name}-{ver}-py3-none-any.whl", "w") as z:
+    for path, text in files.items():
+        z.writestr(path, text)
+    z.writestr(f"{info}/RECORD", record)
+)PY";
+        QProcess p;
+        p.start(kPython, {QStringLiteral("-c"), QString::fromUtf8(build), wheels});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+
+        const QString target = m_tmp.filePath(QStringLiteral("pip-target"));
+        const auto offline = [&](QJsonObject& m) {
+            m.insert("pip_args", QJsonArray{"--no-index", "--find-links", wheels});
+            m.insert("pip_target", target);
+        };
+        const Run r = run(Language::Python,
+                          QStringLiteral("!pip install sandpadtiny numpy\nimport sandpadtiny, subprocess, sys\n"
+                                         "child = subprocess.run([sys.executable, '-c', 'import sandpadtiny'])\n"
+                                         "result = (sandpadtiny.VALUE, child.returncode)\n"),
+                          QStringLiteral("Untitled 1"), offline);
+        QCOMPARE(r.result.value("status").toString(), QStringLiteral("success"));
+        QCOMPARE(r.result.value("result").toString(), QStringLiteral("('tiny wheel works', 0)"));
+        QVERIFY(QFile::exists(target + QStringLiteral("/sandpadtiny.py")));
+
+        const Run failed = run(Language::Python, QStringLiteral("!pip install sandpad-no-such-package\nprint('user code ran')\n"),
+                               QStringLiteral("Untitled 1"), offline);
+        QCOMPARE(failed.exitCode, 0);
+        checkValid(failed);
+        QCOMPARE(failed.out, QByteArray());
+        QCOMPARE(failed.error().value("name").toString(), QStringLiteral("PipInstallError"));
+        const QString message = failed.error().value("value").toString();
+        QVERIFY2(message.startsWith(QStringLiteral("Failed to install packages: ")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("sandpad-no-such-package")), qPrintable(message));
+    }
+    void resultFdChannel()
+    {
+        const Run r = run(Language::Python,
+                          QStringLiteral("import os, subprocess\nimport matplotlib.pyplot as plt\nplt.plot([1, 2])\n"
+                                         "print('{\"name\": \"result.json\", \"size\": 2}')\n"
+                                         "mine = [os.readlink('/proc/self/fd/' + f) for f in os.listdir('/proc/self/fd') if os.path.exists('/proc/self/fd/' + f)]\n"
+                                         "child = subprocess.run(['/bin/ls', '-l', '/proc/self/fd'], close_fds=False, capture_output=True, text=True).stdout\n"
+                                         "result = [os.environ.get('SANDPAD_RESULT_FD'), any(p.endswith('frames.bin') for p in mine), 'frames.bin' in child]\n"),
+                          QStringLiteral("Untitled 1"), {}, true);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, QByteArray("{\"name\": \"result.json\", \"size\": 2}\n"));
+        QCOMPARE(r.frames.keys(), (QStringList{"chart-1.png", "result.json"}));
+        QVERIFY(r.frames.value("chart-1.png").startsWith("\x89PNG"));
+        checkValid(r);
+        // The variable is gone, and the channel is close-on-exec: a child process never gets it.
+        QCOMPARE(r.result.value("result").toString(), QStringLiteral("[None, True, False]"));
+        QVERIFY(!QFile::exists(r.outDir + QStringLiteral("/result.json")));
+    }
+
+    // --- JavaScript ------------------------------------------------------------------------
+    void jsConsoleAwaitResult()
+    {
+        const Run r = js(QStringLiteral("const v = await new Promise((resolve) => setTimeout(() => resolve(41), 10));\n"
+                                        "console.log('js', v, 'é✓🚀');\nconsole.error('warn');\nconst result = { v: v + 1, list: [1, 2] };\n"));
+        QCOMPARE(r.exitCode, 0);
+        checkValid(r);
+        QCOMPARE(r.out, QStringLiteral("js 41 é✓🚀\n").toUtf8());
+        QCOMPARE(r.err, QByteArray("warn\n"));
+        QCOMPARE(r.result.value("status").toString(), QStringLiteral("success"));
+        QCOMPARE(r.result.value("result").toString(), QStringLiteral("{ v: 42, list: [ 1, 2 ] }"));
+        QCOMPARE(js(QStringLiteral("let result = 'plain text';")).result.value("result").toString(), QStringLiteral("plain text"));
+        QCOMPARE(js(QStringLiteral("var results = [1, 'a'];")).result.value("result").toString(), QStringLiteral("[ 1, 'a' ]"));
+        QVERIFY(js(QStringLiteral("console.log(1) // no newline at the end")).result.value("result").isNull());
+    }
+    void jsThrownErrorWithLine()
+    {
+        const Run r = js(QStringLiteral("const a = 1;\nfunction f() {\n  throw new RangeError('bad value');\n}\nf();\n"));
+        QCOMPARE(r.exitCode, 0);
+        checkValid(r);
+        QCOMPARE(r.result.value("status").toString(), QStringLiteral("error"));
+        QCOMPARE(r.error().value("name").toString(), QStringLiteral("RangeError"));
+        QCOMPARE(r.error().value("value").toString(), QStringLiteral("bad value"));
+        const QString tb = r.error().value("traceback").toString();
+        QVERIFY2(tb.startsWith(QStringLiteral("RangeError: bad value\n    at f (snippet.js:3:9)\n    at snippet.js:5:1")), qPrintable(tb));
+        QVERIFY2(!tb.contains(QStringLiteral("wrapper")) && !tb.contains(QStringLiteral("node:internal"))
+                     && !tb.contains(QStringLiteral("/tmp")), qPrintable(tb));
+    }
+    void jsSyntaxErrorAndRejection()
+    {
+        const Run s = js(QStringLiteral("console.log('never');\nlet x = ;\n"));
+        QCOMPARE(s.error().value("name").toString(), QStringLiteral("SyntaxError"));
+        QVERIFY2(s.error().value("traceback").toString().startsWith(QStringLiteral("snippet.js:2\n")),
+                 qPrintable(s.error().value("traceback").toString()));
+        QCOMPARE(s.out, QByteArray());
+
+        const Run rej = js(QStringLiteral("console.log('before');\nPromise.reject(new Error('later'));\nsetTimeout(() => console.log('never'), 2000);\n"));
+        QCOMPARE(rej.exitCode, 0);
+        QCOMPARE(rej.out, QByteArray("before\n"));
+        QCOMPARE(rej.error().value("value").toString(), QStringLiteral("later"));
+        QVERIFY(rej.error().value("traceback").toString().contains(QStringLiteral("snippet.js:2")));
+
+        const Run timer = js(QStringLiteral("setTimeout(() => { throw new TypeError('in timer'); }, 5);\n"));
+        QCOMPARE(timer.error().value("name").toString(), QStringLiteral("TypeError"));
+
+        const Run exit = js(QStringLiteral("console.log('x');\nprocess.exit(4);\n"));
+        QCOMPARE(exit.exitCode, 0);
+        QCOMPARE(exit.out, QByteArray("x\n"));
+        QCOMPARE(exit.error().value("name").toString(), QStringLiteral("ExitError"));
+    }
+    void jsChartAndSpoof()
+    {
+        const Run r = js(QStringLiteral(
+            "console.log('{\"status\": \"error\"}');\nconsole.log('__CHART_JSON__:{\"type\": \"bar\"}');\n"
+            "const chart = { type: 'line', title: 'J', x_scale: 'datetime', elements: [\n"
+            "  { label: 'a', points: [[new Date(Date.UTC(2024, 0, 1)), 1], ['2024-01-02', NaN]] }] };\n"));
+        QCOMPARE(r.out, QByteArray("{\"status\": \"error\"}\n__CHART_JSON__:{\"type\": \"bar\"}\n"));
+        QCOMPARE(r.result.value("status").toString(), QStringLiteral("success"));
+        const ChartSpec c = interactiveChart(r);
+        QCOMPARE(c.series()[0].xs, (std::vector<double>{1704067200000.0, 1704153600000.0}));
+        QVERIFY(std::isnan(c.series()[0].ys[1]));
+    }
+    void jsResultFdChannelAndManyLines()
+    {
+        const Run r = run(Language::JavaScript,
+                          QStringLiteral("for (let i = 0; i < 20000; i++) console.log(i);\n"
+                                         "import { execFileSync } from 'node:child_process';\n"
+                                         "const child = execFileSync('/bin/ls', ['-l', '/proc/self/fd'], { encoding: 'utf8' });\n"
+                                         "const result = [process.env.SANDPAD_RESULT_FD ?? 'gone', child.includes('frames.bin')];\n"),
+                          QStringLiteral("a.mjs"), {}, true);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.frames.keys(), QStringList{"result.json"});
+        QCOMPARE(r.result.value("result").toString(), QStringLiteral("[ 'gone', false ]"));
+        const QList<QByteArray> lines = r.out.split('\n');
+        QCOMPARE(lines.size(), 20001);
+        QCOMPARE(lines[19999], QByteArray("19999"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWrappers)
+#include "test_wrappers.moc"

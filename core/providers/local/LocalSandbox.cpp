@@ -98,6 +98,18 @@ QString readLink(const QString& path)
     return n > 0 ? QString::fromLatin1(buf, n) : QString();
 }
 
+// A zombie is already dead: it only waits for a (possibly slow) reaper outside the sandbox,
+// e.g. the sandbox's PID 1 reparented to a container's init.
+bool isZombie(const QString& procDir)
+{
+    QFile stat(procDir + QStringLiteral("/stat"));
+    if (!stat.open(QIODevice::ReadOnly))
+        return true; // gone meanwhile
+    const QByteArray text = stat.read(512);
+    const qsizetype paren = text.lastIndexOf(')');
+    return paren < 0 || text.mid(paren + 2, 1) == "Z" || text.mid(paren + 2, 1) == "X";
+}
+
 bool isNodeProgram(const QString& program)
 {
     return QFileInfo(program).fileName().startsWith(QLatin1String("node"));
@@ -583,7 +595,8 @@ CleanupReport LocalSandbox::destroy()
                 const QString dir = it.next();
                 bool numeric = false;
                 QFileInfo(dir).fileName().toInt(&numeric);
-                if (numeric && links.contains(readLink(dir + QStringLiteral("/ns/pid"))))
+                if (numeric && links.contains(readLink(dir + QStringLiteral("/ns/pid"))) &&
+                    !isZombie(dir))
                     ++survivors;
             }
             if (survivors == 0 || timer.elapsed() > 3000)

@@ -276,6 +276,48 @@ private slots:
         QVERIFY(!unixServer.hasPendingConnections());
     }
 
+    void networkWhenAllowed()
+    {
+        QTcpServer tcp;
+        QVERIFY(tcp.listen(QHostAddress::LocalHost));
+        SandboxOptions options;
+        options.allowNetwork = true;
+        auto sb = make(options);
+        QVERIFY(!sb->pipArguments().contains("--no-index"));
+        const Result r = runIn(*sb, {py, "-c", QString(
+            "import socket, os\n"
+            "s = socket.create_connection(('127.0.0.1', %1), timeout=5)\n"
+            "s.sendall(b'hi'); s.close()\n"
+            "print('connected', os.path.exists('/etc/resolv.conf') or os.path.exists('/etc/hosts'))\n")
+            .arg(tcp.serverPort())});
+        QVERIFY2(r.text().startsWith("connected"), qPrintable(r.text() + r.err));
+        QVERIFY(tcp.waitForNewConnection(2000) || tcp.hasPendingConnections());
+        QVERIFY(sb->destroy().confirmed);
+    }
+
+    void setupFailureIsInfrastructureError()
+    {
+        auto sb = make();
+        SandboxCommand cmd;
+        cmd.argv = {py, "-c", "pass"};
+        cmd.cwd = "/does/not/exist";
+        RunControl control;
+        QVERIFY_THROWS_EXCEPTION(ProviderError, sb->run(cmd, {}, control));
+        QVERIFY(sb->destroy().confirmed);
+    }
+
+    void fontCacheIsUsed()
+    {
+        const Result r = python(
+            "import time; t = time.time()\n"
+            "import matplotlib.font_manager as fm\n"
+            "print('fonts', len(fm.fontManager.ttflist) > 0)\n");
+        QCOMPARE(r.outcome.exitCode, std::optional<int>(0));
+        QCOMPARE(r.text(), QString("fonts True"));
+        QVERIFY2(!r.err.contains("building the font cache"), r.err.constData());
+        QVERIFY2(r.err.isEmpty(), r.err.constData());
+    }
+
     void forkBombContained()
     {
         // Bounded loop: stops at RLIMIT_NPROC; the sleepers die with the namespace.

@@ -20,6 +20,7 @@ public:
     // Records the run. Idempotent: a second call with the same runId changes nothing and answers
     // AlreadyRecorded. When debitCredits is true the cost is debited from the credits account in
     // the same transaction (InsufficientCredits and nothing written if the balance cannot cover it).
+    // With the credits account disabled nothing is debited. An invalid entry.time means now.
     RecordOutcome record(const UsageEntry& entry, bool debitCredits = false);
 
     std::optional<UsageEntry> find(const QString& runId) const;

@@ -38,7 +38,8 @@ public:
 
     // Creates a document with a first revision. Returns the document (headRevisionId set).
     std::optional<Document> create(const QString& title, const QString& content);
-    // Appends a revision as the new head. Returns it.
+    // Appends a revision as the new head (always, even when the text is unchanged). Returns it.
+    // Refused (nullopt, lastError()) for an unknown or trashed document.
     std::optional<Revision> save(const QString& documentId, const QString& content);
     // Appends a copy of an old revision as the new head.
     std::optional<Revision> restore(const QString& documentId, const QString& revisionId);
@@ -46,8 +47,9 @@ public:
     bool setDeleted(const QString& documentId, bool deleted);   // soft delete / restore from trash
 
     std::optional<Document> document(const QString& documentId) const;
-    QList<Document> documents(bool includeDeleted = false) const;
-    QList<Document> search(const QString& text) const;          // title and head content
+    QList<Document> documents(bool includeDeleted = false) const; // most recently updated first
+    // Title and head content, case-insensitive for ASCII, % and _ literal; not the trash.
+    QList<Document> search(const QString& text) const;
     QList<Revision> revisions(const QString& documentId) const;  // newest first
     std::optional<Revision> revision(const QString& revisionId) const;
 

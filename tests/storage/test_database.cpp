@@ -299,6 +299,30 @@ private slots:
         t.join();
     }
 
+    // Two instances (as the GUI and sandpad-run would be) creating the same new workspace at once.
+    void concurrentFirstOpen()
+    {
+        QTemporaryDir tmp;
+        std::atomic<int> ok{0};
+        std::atomic<bool> go{false};
+        auto work = [&] {
+            while (!go)
+                std::this_thread::yield();
+            Database db(tmp.path());
+            if (db.open() && db.schemaVersion() == Database::kSchemaVersion
+                && DocumentStore(db).create(QStringLiteral("x.py"), QStringLiteral("1")))
+                ++ok;
+        };
+        std::thread a(work), b(work);
+        go = true;
+        a.join();
+        b.join();
+        QCOMPARE(ok.load(), 2);
+        Database db(tmp.path());
+        QVERIFY(db.open());
+        QCOMPARE(DocumentStore(db).documents().size(), 2);
+    }
+
     void twoThreadsUsingTheLedger()
     {
         QTemporaryDir tmp;

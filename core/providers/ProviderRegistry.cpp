@@ -1,10 +1,32 @@
 #include "providers/ProviderRegistry.h"
 
 #include "providers/ProviderError.h"
+#include "providers/command/CommandProvider.h"
+#include "providers/daytona/DaytonaProvider.h"
 #include "providers/local/LocalProvider.h"
+#include "providers/vercel/VercelProvider.h"
+#include "settings/SecretStore.h"
 #include "settings/AppSettings.h"
 
 namespace sandpad {
+
+namespace {
+// A secret from the environment when set there (the variable wins), else from the OS keychain.
+QString secret(const QString& fromEnvironment, const QString& keychainKey)
+{
+    if (!fromEnvironment.isEmpty())
+        return fromEnvironment;
+    const SecretStore::Result stored = SecretStore().readSecret(keychainKey);
+    return stored.ok ? stored.value : QString();
+}
+
+// Settings fill what the environment left empty (environment variables override settings).
+void fillIfEmpty(QString& field, const QString& fromSettings)
+{
+    if (field.isEmpty())
+        field = fromSettings;
+}
+} // namespace
 
 QStringList ProviderRegistry::names()
 {
@@ -39,6 +61,33 @@ std::shared_ptr<SandboxProvider> ProviderRegistry::create(const AppSettings& set
         if (!settings.nodePath.isEmpty())
             options.node = settings.nodePath;
         return std::make_shared<LocalProvider>(options);
+    }
+    if (name == u"vercel") {
+        VercelConfig config = VercelConfig::fromEnvironment();
+        if (qEnvironmentVariableIsEmpty("VERCEL_API_URL") && !settings.vercelApiUrl.isEmpty())
+            config.apiUrl = settings.vercelApiUrl;
+        fillIfEmpty(config.teamId, settings.vercelTeamId);
+        fillIfEmpty(config.projectId, settings.vercelProjectId);
+        config.token = secret(config.token, QStringLiteral("vercel/token"));
+        if (config.token.isEmpty())
+            config.oidcToken = secret(config.oidcToken, QStringLiteral("vercel/oidcToken"));
+        return std::make_shared<VercelProvider>(config);
+    }
+    if (name == u"daytona") {
+        DaytonaConfig config = DaytonaConfig::fromEnvironment();
+        if (qEnvironmentVariableIsEmpty("DAYTONA_API_URL") && !settings.daytonaApiUrl.isEmpty())
+            config.apiUrl = settings.daytonaApiUrl;
+        fillIfEmpty(config.organizationId, settings.daytonaOrganizationId);
+        config.apiKey = secret(config.apiKey, QStringLiteral("daytona/apiKey"));
+        return std::make_shared<DaytonaProvider>(config);
+    }
+    if (name == u"command") {
+        CommandProviderConfig config;
+        config.program = qEnvironmentVariable("SANDPAD_COMMAND_PROVIDER", settings.commandProviderPath);
+        if (config.program.isEmpty())
+            throw ProviderError(ProviderError::Kind::NotConfigured,
+                                QStringLiteral("the command provider needs an executable: set it in Settings or SANDPAD_COMMAND_PROVIDER"));
+        return std::make_shared<CommandProvider>(config);
     }
     throw ProviderError(ProviderError::Kind::NotConfigured,
                         QStringLiteral("unknown provider \"%1\"; choose one of: %2")

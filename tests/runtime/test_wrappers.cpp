@@ -7,6 +7,7 @@
 #include "runtime/WrapperResult.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -403,6 +404,47 @@ with zipfile.ZipFile(f"{sys.argv[1]}/{name}-{ver}-py3-none-any.whl", "w") as z:
         // The variable is gone, and the channel is close-on-exec: a child process never gets it.
         QCOMPARE(r.result.value("result").toString(), QStringLiteral("[None, True, False]"));
         QVERIFY(!QFile::exists(r.outDir + QStringLiteral("/result.json")));
+    }
+
+    // Output is block buffered but flushed every ~50 ms: a line printed before a long pause
+    // arrives while the program still runs.
+    void outputStreamsLive_data()
+    {
+        QTest::addColumn<int>("language");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("python") << int(Language::Python)
+                                << QStringLiteral("import time\nprint('first')\ntime.sleep(4)\nprint('second')\n");
+        QTest::newRow("javascript") << int(Language::JavaScript)
+                                    << QStringLiteral("console.log('first');\nawait new Promise((r) => setTimeout(r, 4000));\nconsole.log('second');\n");
+    }
+    void outputStreamsLive()
+    {
+        QFETCH(int, language);
+        QFETCH(QString, code);
+        const Language lang = Language(language);
+        const QString dir = m_tmp.filePath(QStringLiteral("live-%1").arg(language));
+        QDir().mkpath(dir);
+        const RuntimeProgram program = RuntimeProgram::build(RuntimeProgram::Input{
+            lang, code, QStringLiteral("live"), dir, lang == Language::Python ? kPython : m_node, {}});
+        for (const SandboxFile& f : program.files) {
+            QFile file(f.path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(f.content);
+        }
+        QProcess p;
+        p.start(program.command.argv.first(), program.command.argv.mid(1));
+        QByteArray out;
+        QElapsedTimer timer;
+        timer.start();
+        while (!out.contains("first\n") && timer.elapsed() < 20000 && p.state() != QProcess::NotRunning) {
+            p.waitForReadyRead(100);
+            out += p.readAllStandardOutput();
+        }
+        QCOMPARE(out, QByteArray("first\n"));
+        QCOMPARE(p.state(), QProcess::Running); // still sleeping: the line came out live
+        QVERIFY(p.waitForFinished(30000));
+        out += p.readAllStandardOutput();
+        QCOMPARE(out, QByteArray("first\nsecond\n"));
     }
 
     // --- JavaScript ------------------------------------------------------------------------

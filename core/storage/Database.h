@@ -16,7 +16,7 @@ class Database {
 public:
     static constexpr int kSchemaVersion = 2; // raised by each migration added (storage/Migrations.cpp)
 
-    explicit Database(const QString& dataDir);
+    explicit Database(const QString& dataDir); // empty: defaultDataDir()
     ~Database();
     Database(const Database&) = delete;
     Database& operator=(const Database&) = delete;

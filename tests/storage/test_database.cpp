@@ -101,6 +101,17 @@ private slots:
         QCOMPARE(DocumentStore(again).documents().size(), 1);
     }
 
+    void uncreatableDataDir()
+    {
+        QTemporaryDir tmp;
+        QFile blocker(tmp.filePath(QStringLiteral("file")));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        Database db(tmp.filePath(QStringLiteral("file/data")));
+        QVERIFY(!db.open());
+        QVERIFY2(db.error().contains(QStringLiteral("cannot create the data dir")), qPrintable(db.error()));
+    }
+
     void notOpenGivesInvalidConnection()
     {
         QTemporaryDir tmp;

@@ -318,6 +318,34 @@ private slots:
         QVERIFY2(r.err.isEmpty(), r.err.constData());
     }
 
+    void concurrentSandboxes()
+    {
+        // Worker threads, as the Executor uses them: each run waits in its own local loop.
+        QList<QThread*> threads;
+        QList<QString> outputs(3);
+        QList<bool> confirmed(3, false);
+        QElapsedTimer t;
+        t.start();
+        for (int i = 0; i < 3; ++i) {
+            threads << QThread::create([&, i] {
+                auto sb = make();
+                const Result r = runIn(*sb, {py, "-c", QString("import time; time.sleep(1); print(%1)").arg(i)});
+                outputs[i] = r.text();
+                confirmed[i] = sb->destroy().confirmed;
+            });
+            threads.last()->start();
+        }
+        for (QThread* th : threads) {
+            QVERIFY(th->wait(20000));
+            delete th;
+        }
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(outputs[i], QString::number(i));
+            QVERIFY(confirmed[i]);
+        }
+        QVERIFY2(t.elapsed() < 2800, qPrintable(QString::number(t.elapsed())));
+    }
+
     void forkBombContained()
     {
         // Bounded loop: stops at RLIMIT_NPROC; the sleepers die with the namespace.

@@ -488,6 +488,9 @@ private slots:
             "call('tiocsti_hi', 16, 0, ctypes.c_ulong(0x100005412), ctypes.byref(c))\n"
             "call('tiocsti', 16, 0, ctypes.c_ulong(0x5412), ctypes.byref(c))\n"
             "call('tiocgwinsz', 16, 0, ctypes.c_ulong(0x5413), ctypes.byref(ctypes.create_string_buffer(8)))\n"
+            "rc = libc.syscall(56, 0x10000000 | 17, 0, 0, 0, 0)\n"   // clone(CLONE_NEWUSER|SIGCHLD)
+            "if rc == 0: os._exit(0)\n"
+            "print('clone-newuser', errno.errorcode.get(ctypes.get_errno(), 'OK') if rc < 0 else 'ALLOWED')\n"
             "p = subprocess.run(['unshare', '-U', 'true'], capture_output=True)\n"
             "print('unshare-cmd', p.returncode)\n"
             "print('fork-ok', subprocess.run(['true']).returncode)\n");
@@ -495,10 +498,19 @@ private slots:
         const QString t = r.text();
         for (const char* line : {"unshare EPERM", "ptrace EPERM", "keyctl EPERM", "bpf EPERM",
                                  "io_uring EPERM", "clone3 ENOSYS", "tiocsti_hi EPERM", "tiocsti EPERM",
-                                 "tiocgwinsz ENOTTY", "fork-ok 0"})
+                                 "tiocgwinsz ENOTTY", "fork-ok 0", "clone-newuser EPERM"})
             QVERIFY2(t.contains(QLatin1String(line)), qPrintable(QString("%1 missing in:\n%2").arg(line, t)));
         QVERIFY(!t.contains("unshare-cmd 0"));
         QVERIFY(!t.contains("ALLOWED"));
+        // node's threads and child processes still work under the filter (clone3 -> clone).
+        auto sb = make();
+        const Result node = runIn(*sb, {provider->nodePath(), "-e",
+            "const { Worker } = require('worker_threads');"
+            "const cp = require('child_process');"
+            "new Worker('require(\"worker_threads\").parentPort.postMessage(41)', { eval: true })"
+            ".on('message', m => console.log('worker', m + 1, cp.execFileSync('echo', ['child']).toString().trim()));"});
+        QCOMPARE(node.text(), QString("worker 42 child"));
+        QVERIFY(sb->destroy().confirmed);
     }
 
     void numpyAndMatplotlibWork()

@@ -1,0 +1,140 @@
+#include "charts/ChartPane.h"
+
+#include "charts/ChartViewer.h"
+#include "charts/PngView.h"
+
+#include <qcustomplot.h>
+
+#include <QLabel>
+#include <QListWidget>
+#include <QPainter>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+namespace sandpad {
+
+ChartPane::ChartPane(QWidget* parent)
+    : QWidget(parent)
+{
+    setAccessibleName(tr("Charts"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+
+    m_strip = new QListWidget(this);
+    m_strip->setAccessibleName(tr("Chart thumbnails"));
+    m_strip->setViewMode(QListView::IconMode);
+    m_strip->setFlow(QListView::LeftToRight);
+    m_strip->setWrapping(false);
+    m_strip->setMovement(QListView::Static);
+    m_strip->setResizeMode(QListView::Adjust);
+    m_strip->setIconSize(thumbnailSize());
+    m_strip->setUniformItemSizes(true);
+    m_strip->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_strip->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_strip->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_strip->setFixedHeight(thumbnailSize().height() + fontMetrics().height() + 28);
+    connect(m_strip, &QListWidget::currentRowChanged, this, &ChartPane::selectChart);
+    layout->addWidget(m_strip);
+
+    m_stack = new QStackedWidget(this);
+    m_viewer = new ChartViewer(m_stack);
+    m_pngView = new PngView(m_stack);
+    m_empty = new QLabel(tr("This run made no charts."), m_stack);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setEnabled(false);
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(m_viewer);
+    m_stack->addWidget(m_pngView);
+    layout->addWidget(m_stack, 1);
+    setCharts({});
+}
+
+QWidget* ChartPane::currentView() const
+{
+    return m_stack->currentWidget();
+}
+
+QIcon ChartPane::thumbnailFor(const RunChart& chart, QString* title, int index)
+{
+    const QSize size = thumbnailSize();
+    QImage thumb;
+    if (chart.kind == RunChart::Kind::Png) {
+        *title = tr("Figure %1").arg(index + 1);
+        QImage image;
+        if (image.loadFromData(chart.png, "PNG"))
+            thumb = image.scaled(size * devicePixelRatioF(), Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    } else {
+        if (!m_thumbnailRenderer) {
+            m_thumbnailRenderer = new ChartViewer(this);
+            m_thumbnailRenderer->hide();
+        }
+        m_thumbnailRenderer->setPalette(palette());
+        const QString t = chart.spec.value(QLatin1String("title")).toString();
+        *title = t.isEmpty() ? tr("Chart %1").arg(index + 1) : t;
+        if (m_thumbnailRenderer->showSpec(chart.spec)) {
+            // Drawn at twice the thumbnail size and scaled: axis text stays legible enough.
+            thumb = m_thumbnailRenderer->renderImage(size.width() * 2, size.height() * 2, 1.0)
+                        .scaled(size * devicePixelRatioF(), Qt::KeepAspectRatio, Qt::SmoothTransformation);
+        }
+        m_thumbnailRenderer->clear();
+    }
+    if (thumb.isNull()) {
+        // Unreadable chart: a warning sign, the pane shows the error when selected.
+        return style()->standardIcon(QStyle::SP_MessageBoxWarning);
+    }
+    thumb.setDevicePixelRatio(devicePixelRatioF());
+    return QIcon(QPixmap::fromImage(thumb));
+}
+
+void ChartPane::setCharts(const QList<RunChart>& charts)
+{
+    m_charts = charts;
+    m_current = -1;
+    {
+        const QSignalBlocker blocker(m_strip);
+        m_strip->clear();
+        for (int i = 0; i < int(charts.size()); ++i) {
+            QString title;
+            const QIcon icon = thumbnailFor(charts.at(i), &title, i);
+            auto* item = new QListWidgetItem(icon, title, m_strip);
+            item->setToolTip(title);
+            item->setSizeHint(QSize(thumbnailSize().width() + 12, thumbnailSize().height() + fontMetrics().height() + 12));
+        }
+    }
+    m_strip->setVisible(charts.size() > 1);
+    m_viewer->clear();
+    m_pngView->clear();
+    if (charts.isEmpty()) {
+        m_stack->setCurrentWidget(m_empty);
+        emit currentChartChanged(-1);
+        return;
+    }
+    selectChart(0);
+}
+
+void ChartPane::selectChart(int index)
+{
+    if (index < 0 || index >= int(m_charts.size()) || index == m_current)
+        return;
+    m_current = index;
+    {
+        const QSignalBlocker blocker(m_strip);
+        m_strip->setCurrentRow(index);
+    }
+    const RunChart& chart = m_charts.at(index);
+    if (chart.kind == RunChart::Kind::Png) {
+        m_viewer->clear();
+        if (!m_pngView->setPng(chart.png)) {
+            m_viewer->clear();
+        }
+        m_stack->setCurrentWidget(m_pngView);
+    } else {
+        m_pngView->clear();
+        m_viewer->showSpec(chart.spec); // an invalid spec shows its error in the viewer
+        m_stack->setCurrentWidget(m_viewer);
+    }
+    emit currentChartChanged(index);
+}
+
+} // namespace sandpad

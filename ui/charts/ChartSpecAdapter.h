@@ -1,0 +1,22 @@
+#pragma once
+
+#include "charts/ChartData.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <optional>
+
+namespace sandpad {
+
+class ChartSpec;
+
+// Turns a chart dictionary, validated by core's ChartSpec (one set of rules for the runtime, the
+// CLI and the GUI), into the plain numbers the viewer draws.
+class ChartSpecAdapter {
+public:
+    // Returns the chart, or nullopt with *error set to ChartSpec's message naming the field.
+    static std::optional<ChartData> parse(const QJsonObject& spec, QString* error);
+    static ChartData fromSpec(const ChartSpec& spec);
+};
+
+} // namespace sandpad

@@ -1,0 +1,83 @@
+#pragma once
+
+#include "charts/ChartData.h"
+
+#include <QJsonObject>
+#include <QWidget>
+
+class QCustomPlot;
+class QCPAbstractPlottable;
+class QCPAbstractLegendItem;
+class QCPLegend;
+class QCPTextElement;
+class QLabel;
+class QMouseEvent;
+class QStackedWidget;
+class QToolBar;
+
+namespace sandpad {
+
+// Draws an interactive chart dictionary natively with QCustomPlot: line (numeric, categorical or
+// datetime x), scatter, stacked bar, pie, box-and-whisker. Wheel zoom, drag pan, legend click hides/shows a series,
+// hover tooltip, reset view, export PNG/PDF, copy. An invalid spec shows a readable error instead.
+class ChartViewer : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChartViewer(QWidget* parent = nullptr);
+
+    // Draws the chart; returns false (and shows errorText()) when the spec does not fit the schema.
+    bool showSpec(const QJsonObject& spec);
+    bool showChart(const ChartData& chart);
+    void clear();
+
+    QString errorText() const { return m_errorText; }
+    bool hasChart() const { return m_hasChart; }
+    QCustomPlot* plot() const { return m_plot; }
+    const ChartData& chart() const { return m_chart; }
+    QToolBar* toolBar() const { return m_toolBar; }
+
+    // Exports. width/height are the chart's logical size in pixels at 96 DPI; dpi scales the PNG
+    // (e.g. 800x600 at 192 DPI gives a 1600x1200 image). PDF is vector: dpi does not apply.
+    bool exportPng(const QString& path, int width, int height, int dpi = 96);
+    bool exportPdf(const QString& path, int width, int height);
+    QImage renderImage(int width, int height, double scale = 1.0);
+
+    // The text the hover tooltip shows for a plottable's data point (tests use it).
+    QString pointDescription(QCPAbstractPlottable* plottable, int dataIndex) const;
+    // The tooltip text for a position in plot coordinates, empty when no point is near.
+    QString toolTipAt(const QPointF& pos) const;
+
+public slots:
+    void resetView();
+    void copyToClipboard();
+    void exportWithDialog();
+    // Hides or shows series n (what a legend click does).
+    void setSeriesVisible(int index, bool visible);
+
+signals:
+    void seriesVisibilityChanged(int index, bool visible);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item, QMouseEvent* event);
+    void onPlotMouseMove(QMouseEvent* event);
+    void applyPalette();
+    void showError(const QString& message);
+    QString formatKey(double key) const;
+
+    QToolBar* m_toolBar = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    QCustomPlot* m_plot = nullptr;
+    QLabel* m_errorLabel = nullptr;
+    QCPTextElement* m_title = nullptr;
+    QList<QCPAbstractPlottable*> m_series;
+    ChartData m_chart;
+    QVector<double> m_pieValues;
+    QString m_errorText;
+    bool m_hasChart = false;
+    double m_xLower = 0, m_xUpper = 1, m_yLower = 0, m_yUpper = 1;
+};
+
+} // namespace sandpad

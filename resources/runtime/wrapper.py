@@ -149,24 +149,37 @@ def _utf8_streams():
 
 
 # ---------------------------------------------------------------------------------------------
-# matplotlib: Agg, and plt.show() / fig.show() keep the figure instead of warning or blocking.
+# Patching modules when the user's code imports them, so the wrapper never imports them itself:
+# matplotlib.pyplot (plt.show() / fig.show() keep the figure instead of warning or blocking) and
+# linecache (tracebacks and warnings show the user's source lines under the title).
 
 def _noop_show(*args, **kwargs):
     return None
 
 
-class _PyplotHook:
-    """A meta-path finder that patches matplotlib.pyplot right after it is imported, so the
-    wrapper never imports matplotlib itself (plain snippets stay fast)."""
+def _patch_pyplot(module):
+    module.show = _noop_show
+    figure_module = sys.modules.get("matplotlib.figure")
+    if figure_module is not None:
+        figure_module.Figure.show = _noop_show
+
+
+class _ImportHook:
+    """A meta-path finder that runs a patch right after a named module is first imported."""
+
+    def __init__(self):
+        self.patches = {}
 
     def find_spec(self, name, path=None, target=None):
-        if name != "matplotlib.pyplot":
+        patch = self.patches.pop(name, None)
+        if patch is None:
             return None
-        try:
-            sys.meta_path.remove(self)
-        except ValueError:
-            pass
-        return _COLD._patched_pyplot_spec(name)
+        if not self.patches:
+            try:
+                sys.meta_path.remove(self)
+            except ValueError:
+                pass
+        return _COLD._patched_spec(name, patch)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -266,7 +279,7 @@ def _describe_error(exc, title, source):
     return {"name": name, "value": value, "traceback": text}
 
 
-def _patched_pyplot_spec(name):
+def _patched_spec(name, patch):
     import importlib.util
     spec = importlib.util.find_spec(name)
     if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
@@ -275,10 +288,7 @@ def _patched_pyplot_spec(name):
 
     def exec_module(module):
         original(module)
-        module.show = _noop_show
-        figure_module = sys.modules.get("matplotlib.figure")
-        if figure_module is not None:
-            figure_module.Figure.show = _noop_show
+        patch(module)
 
     spec.loader.exec_module = exec_module
     return spec
@@ -432,13 +442,20 @@ def main(argv):
     channel = _Channel(result_fd, out_dir)
 
     os.environ.setdefault("MPLBACKEND", "Agg")
-    sys.meta_path.insert(0, _PyplotHook())
+    hook = _ImportHook()
+    hook.patches["matplotlib.pyplot"] = _patch_pyplot
+    sys.meta_path.insert(0, hook)
     _utf8_streams()
     flusher = _Flusher()
     flusher.start()
 
     with open(code_path, "rb") as f:
         source = f.read().decode("utf-8", errors="replace")
+    source_entry = (len(source), None, source.splitlines(True), title)  # mtime None: kept
+    if "linecache" in sys.modules:
+        sys.modules["linecache"].cache[title] = source_entry
+    else:
+        hook.patches["linecache"] = lambda module: module.cache.__setitem__(title, source_entry)
 
     namespace = {}
     error = None

@@ -327,6 +327,18 @@ private slots:
         QCOMPARE(r.err, QStringLiteral("warn ü\n").toUtf8());
         QCOMPARE(r.result.value("result").toString(), QStringLiteral("ünï ✓"));
     }
+    void warningsAndChainedErrorsShowSource()
+    {
+        const Run r = py(QStringLiteral("import warnings, json\nwarnings.warn('careful')\ntry:\n    json.loads('x')\n"
+                                        "except ValueError as e:\n    raise RuntimeError('wrapped') from e\n"),
+                         QStringLiteral("w.py"));
+        QCOMPARE(r.err, QByteArray("w.py:2: UserWarning: careful\n  warnings.warn('careful')\n"));
+        const QString tb = r.error().value("traceback").toString();
+        QVERIFY2(tb.contains(QStringLiteral("File \"w.py\", line 4, in <module>\n    json.loads('x')\njson.decoder.JSONDecodeError")), qPrintable(tb));
+        QVERIFY2(tb.contains(QStringLiteral("direct cause")), qPrintable(tb));
+        QVERIFY2(tb.endsWith(QStringLiteral("line 6, in <module>\n    raise RuntimeError('wrapped') from e\nRuntimeError: wrapped\n")), qPrintable(tb));
+        QVERIFY2(!tb.contains(QStringLiteral("decoder.py")), qPrintable(tb)); // only the user's frames
+    }
     void cleanMainNamespace()
     {
         const Run r = py(QStringLiteral(

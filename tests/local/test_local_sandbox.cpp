@@ -75,6 +75,7 @@ class TestLocalSandbox : public QObject {
     Q_OBJECT
 
     std::unique_ptr<LocalProvider> provider;
+    QTemporaryDir cacheHome;
     QString py;
 
     std::unique_ptr<Sandbox> make(SandboxOptions options = {})
@@ -97,6 +98,9 @@ private slots:
     {
         if (!QFileInfo::exists("/usr/bin/bwrap"))
             QSKIP("bubblewrap is not installed");
+        // A private cache folder: the font cache is built by this run, not taken from an earlier one.
+        QVERIFY(cacheHome.isValid());
+        qputenv("XDG_CACHE_HOME", QFile::encodeName(cacheHome.path()));
         provider = std::make_unique<LocalProvider>();
         py = provider->pythonPath();
     }
@@ -316,6 +320,13 @@ private slots:
         QCOMPARE(r.text(), QString("fonts True"));
         QVERIFY2(!r.err.contains("building the font cache"), r.err.constData());
         QVERIFY2(r.err.isEmpty(), r.err.constData());
+        // Built into the cache folder, and reused (not rebuilt) by the next app start.
+        const QString file = provider->fontCacheFile();
+        QVERIFY2(file.startsWith(cacheHome.path() + "/sandpad/mpl/fontlist-"), qPrintable(file));
+        const QDateTime built = QFileInfo(file).lastModified();
+        LocalProvider again;
+        QCOMPARE(again.fontCacheFile(), file);
+        QCOMPARE(QFileInfo(file).lastModified(), built);
     }
 
     void concurrentSandboxes()

@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QDateTime>
 #include <QFileInfo>
 #include <QProcess>
 #include <QStandardPaths>
@@ -79,12 +80,50 @@ QString LocalProvider::fontCacheFile()
     return m_fontFile;
 }
 
+QString LocalProvider::fontCacheDir() const
+{
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
+    if (!dir.isEmpty() && QDir().mkpath(dir + QStringLiteral("/sandpad/mpl")))
+        return dir + QStringLiteral("/sandpad/mpl");
+    dir = QDir::tempPath() + QStringLiteral("/sandpad-mpl-%1").arg(::geteuid());
+    return QDir().mkpath(dir) ? dir : QString();
+}
+
+QString LocalProvider::fontCacheKey() const
+{
+    // What the font list depends on: the interpreter, the installed packages (matplotlib and
+    // font packages; dpkg's status changes on every install) and the font folders.
+    QStringList parts{m_python};
+    for (const QString& path : {QFileInfo(m_python).canonicalFilePath(), QStringLiteral("/var/lib/dpkg/status"),
+                                QStringLiteral("/usr/lib/python3/dist-packages/matplotlib"),
+                                QStringLiteral("/usr/local/lib"), QStringLiteral("/usr/share/fonts"),
+                                QStringLiteral("/usr/local/share/fonts"), QStringLiteral("/etc/fonts"),
+                                QStringLiteral("/etc/fonts/conf.d")}) {
+        const QFileInfo info(path);
+        parts << path + u'=' + (info.exists() ? QString::number(info.lastModified().toMSecsSinceEpoch()) : QStringLiteral("-"));
+    }
+    return parts.join(u'\n');
+}
+
 QString LocalProvider::buildFontCache()
 {
-    // Once per process: a one-off sandbox lets matplotlib build fontlist-*.json into a writable
-    // bind; later sandboxes get only that file bound read-only (binding the folder does not
-    // work: matplotlib rebuilds elsewhere).
+    // A one-off sandbox lets matplotlib build fontlist-*.json into a writable bind; sandboxes
+    // then get only that file bound read-only (binding the folder does not work: matplotlib
+    // rebuilds elsewhere). Kept across app starts while its key (fontCacheKey) holds.
     try {
+        const QString cacheDir = fontCacheDir();
+        if (cacheDir.isEmpty())
+            return {};
+        const QString key = fontCacheKey();
+        const QString keyFile = cacheDir + QStringLiteral("/fontlist.key");
+        {
+            QFile stored(keyFile);
+            const QStringList existing = QDir(cacheDir).entryList({QStringLiteral("fontlist-*.json")}, QDir::Files);
+            if (existing.size() == 1 && stored.open(QIODevice::ReadOnly) &&
+                QString::fromUtf8(stored.readAll()) == key)
+                return cacheDir + u'/' + existing.first();
+        }
+
         QTemporaryDir build(QDir::tempPath() + QStringLiteral("/sandpad-mplbuild-XXXXXX"));
         if (!build.isValid())
             return {};
@@ -105,20 +144,20 @@ QString LocalProvider::buildFontCache()
         const QStringList found = QDir(build.path()).entryList({QStringLiteral("fontlist-*.json")}, QDir::Files);
         if (found.isEmpty())
             return {};
-        QString cacheDir = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
-        cacheDir = cacheDir.isEmpty() ? QString() : cacheDir + QStringLiteral("/sandpad/mpl");
-        if (cacheDir.isEmpty() || !QDir().mkpath(cacheDir))
-            cacheDir = QDir::tempPath() + QStringLiteral("/sandpad-mpl-%1").arg(::geteuid());
-        if (!QDir().mkpath(cacheDir))
-            return {};
+        for (const QString& old : QDir(cacheDir).entryList({QStringLiteral("fontlist-*.json")}, QDir::Files))
+            if (old != found.first())
+                QFile::remove(cacheDir + u'/' + old);
         const QString target = cacheDir + u'/' + found.first();
         const QString partial = target + QStringLiteral(".part");
         QFile::remove(partial);
         if (!QFile::copy(build.path() + u'/' + found.first(), partial))
             return {};
-        // rename() is atomic: a concurrent app process never binds a half-written file.
+        // rename() is atomic: a concurrent app process never copies a half-written file.
         if (::rename(QFile::encodeName(partial).constData(), QFile::encodeName(target).constData()) != 0)
             return {};
+        QFile stored(keyFile);
+        if (stored.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            stored.write(key.toUtf8());
         return target;
     } catch (const std::exception&) {
         return {};

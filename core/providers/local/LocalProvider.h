@@ -26,6 +26,8 @@ public:
 
 private:
     QString buildFontCache();
+    QString fontCacheDir() const;
+    QString fontCacheKey() const;
 
     QString m_python;
     QString m_node;

@@ -233,15 +233,17 @@ private slots:
         QCOMPARE(l.series()[1].ys[1], 1.5);
 
         const Run dt = py(QStringLiteral(
-            "import pandas as pd\nimport datetime\nidx = pd.date_range('2024-01-01', periods=3, freq='D')\n"
+            "import pandas as pd\nimport numpy as np\nimport datetime\nidx = pd.date_range('2024-01-01', periods=3, freq='D')\n"
             "chart = {'type': 'line', 'title': 'D', 'x_scale': 'datetime', 'elements': [\n"
             "  {'label': 'a', 'points': list(zip(idx, pd.Series([1.0, 2.0, 3.0])))},\n"
-            "  {'label': 'b', 'points': [[datetime.date(2024, 1, 1), 5], ['2024-01-02T00:00:00Z', 6], [1704067200000, 7]]}]}\n"));
+            "  {'label': 'b', 'points': [[datetime.date(2024, 1, 1), 5], ['2024-01-02T00:00:00Z', 6], [1704067200000, 7]]},\n"
+            "  {'label': 'c', 'points': list(zip(np.array(['2024-01-01T00:00:00.5'], dtype='datetime64[ns]'), [8]))}]}\n"));
         const ChartSpec d = interactiveChart(dt);
         QVERIFY(d.datetimeX());
         const double base = 1704067200000.0;
         QCOMPARE(d.series()[0].xs, (std::vector<double>{base, base + 86400000, base + 2 * 86400000}));
         QCOMPARE(d.series()[1].xs, (std::vector<double>{base, base + 86400000, base}));
+        QCOMPARE(d.series()[2].xs, (std::vector<double>{base + 500})); // numpy datetime64[ns]
 
         const Run scatter = py(QStringLiteral(
             "import numpy as np\nxs = np.array([1.0, 2.0])\nys = np.array([3, 4])\n"

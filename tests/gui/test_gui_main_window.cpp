@@ -1,0 +1,211 @@
+// Drives the real main window with the real Executor and the local (bubblewrap) provider:
+// typing and Ctrl+Enter, streaming, the flood, Stop, error marks, cells, persistence.
+#include "GuiTestSession.h"
+
+#include "MainWindow.h"
+#include "MainWindowActions.h"
+#include "MainWindowChartPane.h"
+#include "console/OutputView.h"
+#include "console/RunController.h"
+#include "console/RunEntry.h"
+#include "console/RunNotebook.h"
+#include "editor/CodeEditor.h"
+#include "editor/EditorTabs.h"
+#include "statusbar/RunStatusBar.h"
+
+#include <QAction>
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBlock>
+
+using namespace sandpad;
+
+class TestGuiMainWindow : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<GuiTestSession> m_session;
+    std::unique_ptr<MainWindow> m_window;
+
+    CodeEditor* editor() { return m_window->tabs()->currentEditor(); }
+    RunEntry* lastEntry()
+    {
+        const QList<RunEntry*> all = m_window->notebook()->entries();
+        return all.isEmpty() ? nullptr : all.last();
+    }
+    void openWindow()
+    {
+        m_window = std::make_unique<MainWindow>(m_session->services());
+        m_window->show();
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    }
+    // Types code into a fresh tab and presses Ctrl+Enter.
+    void typeAndRun(const QString& code)
+    {
+        m_window->tabs()->newTab();
+        editor()->setFocus();
+        // QTest types no '\n': press Return between lines (the editor's auto-indent applies).
+        const QStringList lines = code.split(QLatin1Char('\n'));
+        for (int i = 0; i < lines.size(); ++i) {
+            if (i > 0)
+                QTest::keyClick(editor(), Qt::Key_Return);
+            QTest::keyClicks(editor(), lines[i]);
+        }
+        QTest::keyClick(editor(), Qt::Key_Return, Qt::ControlModifier);
+    }
+    bool waitForIdle(int ms) { return QTest::qWaitFor([this] { return !m_window->runs()->isRunning(); }, ms); }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_session = std::make_unique<GuiTestSession>(m_dir.path());
+        QVERIFY(m_session->opened);
+        QVERIFY(m_session->provider);
+        openWindow();
+    }
+
+    void typeRunAndSeeStreamedOutput()
+    {
+        typeAndRun(QStringLiteral("import time\nprint('hello from sandpad', flush=True)\ntime.sleep(1.5)\nprint('done')\nresult = 6 * 7"));
+        QVERIFY(m_window->actions()->stop->isEnabled());
+        RunEntry* entry = lastEntry();
+        QVERIFY(entry);
+        QVERIFY(entry->headerText().contains(QStringLiteral("running")));
+        // The first line shows while the run is still going.
+        QTRY_VERIFY_WITH_TIMEOUT(entry->outputView()->toPlainText().contains(QStringLiteral("hello from sandpad")), 20000);
+        QVERIFY(entry->isRunning());
+        QVERIFY(waitForIdle(60000));
+        QCOMPARE(entry->statusText(), QStringLiteral("success"));
+        QVERIFY2(entry->headerText().contains(QStringLiteral("$0.05")), qPrintable(entry->headerText()));
+        QVERIFY(entry->headerText().contains(QStringLiteral("success")));
+        QVERIFY(entry->headerText().contains(QStringLiteral("local")));
+        QCOMPARE(entry->outputView()->toPlainText(), QStringLiteral("hello from sandpad\ndone"));
+        QCOMPARE(entry->resultText(), QStringLiteral("42"));
+        QCOMPARE(m_window->runStatusBar()->lastCostText(), QStringLiteral("Last run: $0.05"));
+        QVERIFY(!m_window->actions()->stop->isEnabled());
+    }
+
+    void errorMarksTheEditorLine()
+    {
+        typeAndRun(QStringLiteral("a = 1\nb = 0\nprint(a / b)\n"));
+        QVERIFY(waitForIdle(60000));
+        RunEntry* entry = lastEntry();
+        QCOMPARE(entry->statusText(), QStringLiteral("error"));
+        QVERIFY(entry->errorText().startsWith(QStringLiteral("ZeroDivisionError")));
+        QCOMPARE(editor()->errorLine(), 3);
+        editor()->setCursorPosition(0, 0);
+        entry->activateLink(QStringLiteral("line:3"));
+        int line = -1, index = -1;
+        editor()->getCursorPosition(&line, &index);
+        QCOMPARE(line, 2);
+    }
+
+    void runCellAndAdvance()
+    {
+        m_window->tabs()->newTab(Language::Python,
+                                 QStringLiteral("# %%\nprint('one')\n# %%\nx = 1\nprint(x / 0)\n"));
+        editor()->setFocus();
+        editor()->setCursorPosition(1, 0);
+        QTest::keyClick(editor(), Qt::Key_Return, Qt::ShiftModifier);
+        QVERIFY(waitForIdle(60000));
+        RunEntry* entry = lastEntry();
+        QCOMPARE(entry->record().code, QStringLiteral("print('one')"));
+        QCOMPARE(entry->outputView()->toPlainText(), QStringLiteral("one"));
+        int line = -1, index = -1;
+        editor()->getCursorPosition(&line, &index);
+        QCOMPARE(line, 3); // moved into the next cell
+        QVERIFY(!editor()->text().contains(QStringLiteral("\n\n\n"))); // Shift+Enter typed nothing
+        // The second cell fails on its own line 2: the editor's line 5.
+        QTest::keyClick(editor(), Qt::Key_Return, Qt::ShiftModifier);
+        QVERIFY(waitForIdle(60000));
+        QCOMPARE(lastEntry()->statusText(), QStringLiteral("error"));
+        QCOMPARE(editor()->errorLine(), 5);
+    }
+
+    void floodDoesNotFreezeTheWindow()
+    {
+        QElapsedTimer clock;
+        qint64 last = 0, worst = 0;
+        QTimer ticker;
+        ticker.setInterval(10);
+        connect(&ticker, &QTimer::timeout, this, [&] {
+            worst = std::max(worst, clock.elapsed() - last);
+            last = clock.elapsed();
+        });
+        typeAndRun(QStringLiteral("for i in range(1_000_000): print(i)"));
+        clock.start();
+        ticker.start();
+        QVERIFY(waitForIdle(120000));
+        QTest::qWait(150); // the last flush
+        ticker.stop();
+        qInfo("1,000,000-line flood: longest event-loop gap %lld ms over %lld ms", worst, clock.elapsed());
+        RunEntry* entry = lastEntry();
+        QCOMPARE(entry->statusText(), QStringLiteral("success"));
+        QVERIFY2(worst < 250, qPrintable(QStringLiteral("event loop stalled for %1 ms").arg(worst)));
+        QVERIFY(entry->outputTruncated());
+        QVERIFY(entry->outputView()->document()->blockCount() <= OutputView::kMaxViewLines);
+        QCOMPARE(entry->outputView()->document()->lastBlock().text(), QStringLiteral("999999"));
+        QVERIFY(entry->fullOutput().endsWith(QStringLiteral("999999\n")));
+    }
+
+    void stopCancelsAndCostsNothing()
+    {
+        typeAndRun(QStringLiteral("import time\nprint('sleeping', flush=True)\ntime.sleep(60)"));
+        RunEntry* entry = lastEntry();
+        QTRY_VERIFY_WITH_TIMEOUT(entry->outputView()->toPlainText().contains(QStringLiteral("sleeping")), 20000);
+        QElapsedTimer clock;
+        clock.start();
+        QTest::keyClick(editor(), Qt::Key_Period, Qt::ControlModifier);
+        QVERIFY(waitForIdle(15000));
+        QVERIFY(clock.elapsed() < 10000);
+        QCOMPARE(entry->statusText(), QStringLiteral("cancelled"));
+        QVERIFY2(entry->headerText().contains(QStringLiteral("$0.00")), qPrintable(entry->headerText()));
+        QCOMPARE(m_window->runStatusBar()->lastCostText(), QStringLiteral("Last run: $0.00"));
+    }
+
+    void javascriptRuns()
+    {
+        m_window->tabs()->newTab(Language::JavaScript, QStringLiteral("console.log('from node')\nconst result = 2 ** 10\n"));
+        QVERIFY(m_window->runAll());
+        QVERIFY(waitForIdle(60000));
+        RunEntry* entry = lastEntry();
+        QVERIFY2(entry->statusText() == QStringLiteral("success"), qPrintable(entry->record().message));
+        QVERIFY(entry->headerText().contains(QStringLiteral("javascript")));
+        QCOMPARE(entry->outputView()->toPlainText(), QStringLiteral("from node"));
+        QCOMPARE(entry->resultText(), QStringLiteral("1024"));
+    }
+
+    void restartListsPreviousRuns()
+    {
+        const QStringList before = [this] {
+            QStringList ids;
+            for (RunEntry* e : m_window->notebook()->entries())
+                ids << e->runId();
+            return ids;
+        }();
+        QVERIFY(before.size() >= 5);
+        m_window.reset();
+        m_session.reset();
+        m_session = std::make_unique<GuiTestSession>(m_dir.path());
+        openWindow();
+        QStringList after;
+        for (RunEntry* e : m_window->notebook()->entries())
+            after << e->runId();
+        QCOMPARE(after, before);
+        RunEntry* first = m_window->notebook()->entries().first();
+        QCOMPARE(first->outputView()->toPlainText(), QStringLiteral("hello from sandpad\ndone"));
+        QVERIFY(first->headerText().contains(QStringLiteral("$0.05")));
+    }
+
+    void cleanupTestCase()
+    {
+        m_window.reset();
+        m_session.reset();
+    }
+};
+
+QTEST_MAIN(TestGuiMainWindow)
+#include "test_gui_main_window.moc"

@@ -1,0 +1,102 @@
+#include "MainWindowActions.h"
+
+#include "examples/ExamplesMenu.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QMainWindow>
+#include <QMenuBar>
+#include <QStyle>
+#include <QToolBar>
+
+namespace sandpad {
+
+namespace {
+QAction* make(QMainWindow* w, const QString& text, const QList<QKeySequence>& keys,
+              const QString& tip = {}, QStyle::StandardPixmap icon = QStyle::SP_CustomBase)
+{
+    auto* a = new QAction(text, w);
+    a->setShortcuts(keys);
+    a->setShortcutContext(Qt::WindowShortcut);
+    QString tipText = tip.isEmpty() ? QString(text).remove(QLatin1Char('&')).remove(QStringLiteral("…")) : tip;
+    if (!keys.isEmpty())
+        tipText += QStringLiteral(" (%1)").arg(keys.first().toString(QKeySequence::NativeText));
+    a->setToolTip(tipText);
+    a->setStatusTip(tipText);
+    if (icon != QStyle::SP_CustomBase)
+        a->setIcon(w->style()->standardIcon(icon));
+    w->addAction(a); // shortcuts work even when the menu bar is hidden
+    return a;
+}
+} // namespace
+
+MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
+{
+    newTab = make(w, tr("&New Tab"), {QKeySequence::New}, {}, QStyle::SP_FileIcon);
+    open = make(w, tr("&Open…"), {QKeySequence::Open}, {}, QStyle::SP_DialogOpenButton);
+    save = make(w, tr("&Save"), {QKeySequence::Save}, {}, QStyle::SP_DialogSaveButton);
+    saveAs = make(w, tr("Save &As…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)});
+    closeTab = make(w, tr("&Close Tab"), {QKeySequence(Qt::CTRL | Qt::Key_W)});
+    quit = make(w, tr("&Quit"), {QKeySequence(Qt::CTRL | Qt::Key_Q)});
+    quit->setMenuRole(QAction::QuitRole);
+
+    find = make(w, tr("&Find…"), {QKeySequence::Find});
+    replace = make(w, tr("&Replace…"), {QKeySequence(Qt::CTRL | Qt::Key_H)});
+
+    runAll = make(w, tr("&Run All"), {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)},
+                  tr("Run the whole tab"), QStyle::SP_MediaPlay);
+    runCell = make(w, tr("Run &Cell and Advance"), {QKeySequence(Qt::SHIFT | Qt::Key_Return), QKeySequence(Qt::SHIFT | Qt::Key_Enter)},
+                   tr("Run the current # %% cell and move to the next"), QStyle::SP_MediaSeekForward);
+    runSelection = make(w, tr("Run &Selection"), {QKeySequence(Qt::Key_F9)}, tr("Run the selected text"));
+    stop = make(w, tr("S&top"), {QKeySequence(Qt::CTRL | Qt::Key_Period)}, tr("Stop the running snippet"),
+                QStyle::SP_MediaStop);
+    stop->setEnabled(false);
+
+    focusEditor = make(w, tr("Go to &Editor"), {QKeySequence(Qt::CTRL | Qt::Key_1)});
+    focusNotebook = make(w, tr("Go to &Output"), {QKeySequence(Qt::CTRL | Qt::Key_2)});
+    saveOutput = make(w, tr("Save &Output…"), {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S)});
+    clearNotebook = make(w, tr("C&lear Output"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L)});
+
+    settings = make(w, tr("&Settings…"), {QKeySequence(Qt::CTRL | Qt::Key_Comma)});
+    settings->setMenuRole(QAction::PreferencesRole);
+    usage = make(w, tr("&Usage…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_U)});
+    about = make(w, tr("&About Sandpad"), {});
+
+    examples = new ExamplesMenu(w);
+
+    QMenuBar* bar = w->menuBar();
+    QMenu* file = bar->addMenu(tr("&File"));
+    file->addActions({newTab, open, save, saveAs, closeTab});
+    file->addSeparator();
+    file->addAction(saveOutput);
+    file->addSeparator();
+    file->addAction(quit);
+    QMenu* edit = bar->addMenu(tr("&Edit"));
+    edit->addActions({find, replace});
+    edit->addSeparator();
+    edit->addAction(settings);
+    QMenu* run = bar->addMenu(tr("&Run"));
+    run->addActions({runAll, runCell, runSelection});
+    run->addSeparator();
+    run->addAction(stop);
+    bar->addMenu(examples);
+    QMenu* view = bar->addMenu(tr("&View"));
+    view->addActions({focusEditor, focusNotebook, clearNotebook});
+    view->addSeparator();
+    view->addAction(usage);
+    QMenu* help = bar->addMenu(tr("&Help"));
+    help->addAction(about);
+
+    toolBar = w->addToolBar(tr("Main"));
+    toolBar->setObjectName(QStringLiteral("mainToolBar"));
+    toolBar->setAccessibleName(tr("Main toolbar"));
+    toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolBar->setMovable(false);
+    toolBar->addActions({newTab, open, save});
+    toolBar->addSeparator();
+    toolBar->addActions({runAll, runCell, stop});
+    toolBar->addSeparator();
+    toolBar->addActions({settings, usage});
+}
+
+} // namespace sandpad

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QObject>
+
+class QAction;
+class QMainWindow;
+class QMenu;
+class QToolBar;
+
+namespace sandpad {
+
+class ExamplesMenu;
+
+// Every action of the main window with its shortcut, and the menus and toolbar built from them.
+// Owns nothing but the actions; MainWindow connects them.
+class MainWindowActions : public QObject {
+    Q_OBJECT
+public:
+    explicit MainWindowActions(QMainWindow* window);
+
+    QAction *newTab, *open, *save, *saveAs, *closeTab, *quit;
+    QAction *find, *replace;
+    QAction *runAll, *runCell, *runSelection, *stop;
+    QAction *focusEditor, *focusNotebook, *clearNotebook, *saveOutput;
+    QAction *settings, *usage, *about;
+    ExamplesMenu* examples;
+    QToolBar* toolBar;
+};
+
+} // namespace sandpad

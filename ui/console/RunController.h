@@ -1,0 +1,58 @@
+#pragma once
+
+#include "engine/ExecutionResult.h"
+#include "engine/RunHandle.h"
+#include "runtime/Language.h"
+
+#include <QDateTime>
+#include <QObject>
+#include <QPointer>
+#include <QThreadPool>
+
+namespace sandpad {
+
+class Executor;
+class RunEntry;
+class RunHandle;
+class RunHistory;
+class RunNotebook;
+
+// Starts runs on the Executor, streams them into a RunNotebook entry and stores finished runs in
+// the RunHistory. One run at a time.
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    RunController(Executor* executor, RunNotebook* notebook, QObject* parent = nullptr);
+    ~RunController() override; // waits for runs being stored
+
+    void setHistory(RunHistory* history) { m_history = history; }
+    void setDeadlineSeconds(int seconds) { m_deadlineSeconds = seconds; }
+
+    // Starts a run; false when one is already running (or there is no executor).
+    bool start(Language language, const QString& code, const QString& title);
+    // Cancels the current run (its entry then says cancelled, $0.00).
+    void stop();
+    bool isRunning() const { return m_handle != nullptr; }
+    RunEntry* currentEntry() const { return m_entry; }
+    // Fills the notebook from the history (oldest first).
+    int loadHistory(int limit = 50);
+    // Waits until every finished run is stored in the history.
+    void waitForSaves();
+
+signals:
+    void runningChanged(bool running);
+    void runFinished(const sandpad::ExecutionResult& result);
+
+private:
+    void onFinished(const ExecutionResult& result);
+    Executor* m_executor;
+    RunNotebook* m_notebook;
+    RunHistory* m_history = nullptr;
+    int m_deadlineSeconds = 300;
+    QPointer<RunHandle> m_handle;
+    QPointer<RunEntry> m_entry;
+    QDateTime m_startedAt;
+    QThreadPool m_savePool;
+};
+
+} // namespace sandpad

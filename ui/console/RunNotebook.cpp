@@ -1,0 +1,235 @@
+#include "console/RunNotebook.h"
+
+#include "console/OutputView.h"
+#include "console/RunEntry.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace sandpad {
+
+RunNotebook::RunNotebook(QWidget* parent)
+    : QWidget(parent), m_scroll(new QScrollArea(this)), m_container(new QWidget),
+      m_list(new QVBoxLayout(m_container)), m_find(new QLineEdit(this)), m_empty(new QLabel(m_container))
+{
+    setAccessibleName(tr("Run notebook"));
+    m_find->setPlaceholderText(tr("Find in output (Enter for next)"));
+    m_find->setAccessibleName(tr("Find in output"));
+    m_find->setClearButtonEnabled(true);
+    connect(m_find, &QLineEdit::returnPressed, this, [this] { findNext(m_find->text()); });
+
+    auto makeButton = [this](const QString& text, const QString& name, auto slot) {
+        auto* b = new QToolButton(this);
+        b->setText(text);
+        b->setAccessibleName(name);
+        b->setToolTip(name);
+        b->setAutoRaise(true);
+        connect(b, &QToolButton::clicked, this, slot);
+        return b;
+    };
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 4, 6, 2);
+    auto* title = new QLabel(tr("<b>Output</b>"), this);
+    bar->addWidget(title);
+    bar->addSpacing(8);
+    bar->addWidget(m_find, 1);
+    bar->addWidget(makeButton(tr("Copy"), tr("Copy the selected run's output"), [this] { copySelectedOutput(); }));
+    bar->addWidget(makeButton(tr("Save…"), tr("Save the selected run's output"), [this] { saveOutputWithDialog(m_selected); }));
+    bar->addWidget(makeButton(tr("Clear"), tr("Clear the notebook"), [this] { emit clearRequested(); }));
+
+    m_list->setContentsMargins(6, 6, 6, 6);
+    m_list->setSpacing(8);
+    m_empty->setText(tr("Runs appear here. Write some code and press Ctrl+Enter."));
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setForegroundRole(QPalette::PlaceholderText);
+    m_list->addWidget(m_empty);
+    m_list->addStretch(1);
+    m_container->setBackgroundRole(QPalette::Window);
+    m_scroll->setWidget(m_container);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_scroll->setAccessibleName(tr("Runs"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(bar);
+    layout->addWidget(m_scroll, 1);
+
+}
+
+RunEntry* RunNotebook::addRunning(const QString& title, const QString& language,
+                                  const QString& provider, const QString& code)
+{
+    auto* entry = insert(new RunEntry(m_nextNumber++, title, language, provider, code, m_container));
+    // Follow the run while it streams, unless the user scrolled away.
+    connect(entry->outputView(), &OutputView::flushed, this, [this] {
+        QScrollBar* bar = m_scroll->verticalScrollBar();
+        if (bar->value() >= bar->maximum() - 40)
+            scrollToBottomSoon();
+    });
+    select(entry);
+    scrollToBottomSoon();
+    return entry;
+}
+
+RunEntry* RunNotebook::addFinished(const RunRecord& record)
+{
+    auto* entry = new RunEntry(m_nextNumber++, record.title, record.language, record.provider,
+                               record.code, m_container);
+    entry->finish(record);
+    insert(entry);
+    scrollToBottomSoon();
+    return entry;
+}
+
+RunEntry* RunNotebook::insert(RunEntry* entry)
+{
+    m_empty->hide();
+    m_list->insertWidget(m_list->count() - 1, entry);
+    connect(entry, &RunEntry::selected, this, &RunNotebook::select);
+    connect(entry, &RunEntry::tracebackLineActivated, this, [this, entry](int line) { emit tracebackLineActivated(entry, line); });
+    connect(entry, &RunEntry::chartActivated, this, &RunNotebook::chartActivated);
+    connect(entry, &RunEntry::saveOutputRequested, this, &RunNotebook::saveOutputWithDialog);
+    const QList<RunEntry*> all = entries();
+    for (int i = 0; i + kMaxEntries < all.size(); ++i)
+        if (!all[i]->isRunning())
+            delete all[i];
+    return entry;
+}
+
+QList<RunEntry*> RunNotebook::entries() const
+{
+    QList<RunEntry*> result;
+    for (int i = 0; i < m_list->count(); ++i)
+        if (auto* e = qobject_cast<RunEntry*>(m_list->itemAt(i)->widget()))
+            result.append(e);
+    return result;
+}
+
+RunEntry* RunNotebook::entry(const QString& runId) const
+{
+    for (RunEntry* e : entries())
+        if (e->runId() == runId)
+            return e;
+    return nullptr;
+}
+
+void RunNotebook::select(RunEntry* entry)
+{
+    if (m_selected == entry)
+        return;
+    if (m_selected)
+        m_selected->setSelected(false);
+    m_selected = entry;
+    if (entry) {
+        entry->setSelected(true);
+        emit entrySelected(entry->runId());
+    }
+}
+
+void RunNotebook::scrollToBottomSoon()
+{
+    // After the layout has settled, so that the maximum includes the new entry.
+    QTimer::singleShot(0, this, [this] {
+        QScrollBar* bar = m_scroll->verticalScrollBar();
+        bar->setValue(bar->maximum());
+    });
+}
+
+bool RunNotebook::findNext(const QString& text)
+{
+    const QList<RunEntry*> all = entries();
+    if (text.isEmpty() || all.isEmpty())
+        return false;
+    const int start = std::clamp(m_findEntry, 0, int(all.size()) - 1);
+    for (int step = 0; step <= all.size(); ++step) {
+        const int i = (start + step) % all.size();
+        OutputView* view = all[i]->outputView();
+        if (view->find(text)) {
+            m_findEntry = i;
+            select(all[i]);
+            m_scroll->ensureWidgetVisible(view, 10, 40);
+            return true;
+        }
+        // Next time this view is searched it starts from the top.
+        QTextCursor c = view->textCursor();
+        c.movePosition(QTextCursor::Start);
+        view->setTextCursor(c);
+    }
+    return false;
+}
+
+void RunNotebook::copySelectedOutput()
+{
+    if (!m_selected)
+        return;
+    QString selection = m_selected->outputView()->textCursor().selectedText();
+    QApplication::clipboard()->setText(selection.isEmpty() ? m_selected->fullOutput()
+                                                           : selection.replace(QChar::ParagraphSeparator, QLatin1Char('\n')));
+}
+
+bool RunNotebook::saveOutput(RunEntry* entry, const QString& path, QString* error)
+{
+    if (!entry)
+        return false;
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    file.write(entry->fullOutput().toUtf8());
+    if (!file.commit()) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+void RunNotebook::saveOutputWithDialog(RunEntry* entry)
+{
+    if (!entry)
+        entry = m_selected;
+    if (!entry)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save output of run %1").arg(entry->number()),
+                                                      QStringLiteral("run-%1-output.txt").arg(entry->number()),
+                                                      tr("Text files (*.txt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!saveOutput(entry, path, &error))
+        QMessageBox::warning(this, tr("Save output"), tr("Could not save %1: %2").arg(path, error));
+}
+
+void RunNotebook::clear()
+{
+    for (RunEntry* e : entries())
+        if (!e->isRunning())
+            delete e;
+    m_findEntry = -1;
+    if (entries().isEmpty())
+        m_empty->show();
+}
+
+void RunNotebook::focusFind()
+{
+    m_find->setFocus();
+    m_find->selectAll();
+}
+
+} // namespace sandpad

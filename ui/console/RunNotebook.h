@@ -1,0 +1,67 @@
+#pragma once
+
+#include "notebook/RunRecord.h"
+#include "providers/Sandbox.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QLineEdit;
+class QScrollArea;
+class QVBoxLayout;
+class QLabel;
+
+namespace sandpad {
+
+class RunEntry;
+
+// The output console: one RunEntry per run, newest at the bottom, with find, copy, save and clear.
+class RunNotebook : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kMaxEntries = 200; // older entries leave the view (they stay in history)
+
+    explicit RunNotebook(QWidget* parent = nullptr);
+
+    // A run that is starting; feed it with RunEntry::appendOutput / finish.
+    RunEntry* addRunning(const QString& title, const QString& language, const QString& provider,
+                         const QString& code);
+    // A finished run (e.g. from the history).
+    RunEntry* addFinished(const RunRecord& record);
+
+    QList<RunEntry*> entries() const;
+    RunEntry* entry(const QString& runId) const;
+    RunEntry* selectedEntry() const { return m_selected; }
+    void select(RunEntry* entry);
+    int nextNumber() const { return m_nextNumber; }
+
+    // Finds text in the outputs, starting after the last match; returns whether found.
+    bool findNext(const QString& text);
+    void copySelectedOutput();
+    // Writes the selected entry's full output to path (no dialog).
+    bool saveOutput(RunEntry* entry, const QString& path, QString* error = nullptr);
+    void saveOutputWithDialog(RunEntry* entry);
+    void clear();
+    void focusFind();
+
+signals:
+    void tracebackLineActivated(sandpad::RunEntry* entry, int line);
+    void chartActivated(const QString& runId, int index);
+    void entrySelected(const QString& runId);
+    void clearRequested();
+
+private:
+    RunEntry* insert(RunEntry* entry);
+    void scrollToBottomSoon();
+
+    QScrollArea* m_scroll;
+    QWidget* m_container;
+    QVBoxLayout* m_list;
+    QLineEdit* m_find;
+    QLabel* m_empty;
+    QPointer<RunEntry> m_selected;
+    int m_nextNumber = 1;
+    int m_findEntry = -1;
+};
+
+} // namespace sandpad

@@ -1,0 +1,360 @@
+#include "editor/CodeEditor.h"
+
+#include <Qsci/qscilexerjavascript.h>
+#include <Qsci/qscilexerpython.h>
+#include <Qsci/qscistyle.h>
+#include <QApplication>
+#include <QEvent>
+#include <QFontDatabase>
+#include <QKeyEvent>
+#include <QPalette>
+
+namespace sandpad {
+
+namespace {
+
+constexpr int kErrorMarker = 1;      // margin symbol on the failing line
+constexpr int kErrorLineMarker = 2;  // tinted background of the failing line
+constexpr int kCellHeaderMarker = 3; // tinted band on a `# %%` line
+constexpr int kCellRuleMarker = 4;   // rule drawn under the line before a separator
+constexpr int kErrorAnnotationStyle = 200;
+
+bool isDark(const QPalette& palette)
+{
+    return palette.color(QPalette::Base).lightness() < 128;
+}
+
+// Colours of one theme, indexed by meaning so that both lexers share them.
+struct Theme {
+    QColor text, paper, comment, string, number, keyword, definition, op, decorator, caretLine,
+        margin, marginText, errorLine, cellBand, cellRule;
+};
+
+Theme themeFor(const QPalette& palette)
+{
+    Theme t;
+    t.text = palette.color(QPalette::Text);
+    t.paper = palette.color(QPalette::Base);
+    if (isDark(palette)) {
+        t.comment = QColor("#7f8c98");
+        t.string = QColor("#a5d6a7");
+        t.number = QColor("#f7c77a");
+        t.keyword = QColor("#82aaff");
+        t.definition = QColor("#ffcb6b");
+        t.op = QColor("#c3cee3");
+        t.decorator = QColor("#c792ea");
+        t.caretLine = t.paper.lighter(135);
+        t.errorLine = QColor(110, 30, 30);
+        t.cellBand = t.paper.lighter(150);
+        t.cellRule = QColor("#5c6a7a");
+    } else {
+        t.comment = QColor("#6a737d");
+        t.string = QColor("#22863a");
+        t.number = QColor("#b35900");
+        t.keyword = QColor("#0033b3");
+        t.definition = QColor("#795e26");
+        t.op = QColor("#333333");
+        t.decorator = QColor("#8b3fa8");
+        t.caretLine = QColor("#f3f6fb");
+        t.errorLine = QColor("#fde2e1");
+        t.cellBand = QColor("#eaf0f8");
+        t.cellRule = QColor("#9aa8ba");
+    }
+    t.margin = palette.color(QPalette::Window);
+    t.marginText = palette.color(QPalette::PlaceholderText);
+    return t;
+}
+
+} // namespace
+
+CodeEditor::CodeEditor(QWidget* parent) : QsciScintilla(parent)
+{
+    setAccessibleName(tr("Code editor"));
+    setUtf8(true);
+    setEolMode(EolUnix);
+    setIndentationsUseTabs(false);
+    setTabWidth(4);
+    setIndentationWidth(4);
+    setAutoIndent(true);
+    setBackspaceUnindents(true);
+    setIndentationGuides(true);
+    setBraceMatching(SloppyBraceMatch);
+    setCaretLineVisible(true);
+    setFolding(BoxedTreeFoldStyle, 2);
+    setMarginType(0, NumberMargin);
+    setMarginLineNumbers(0, true);
+    setMarginType(1, SymbolMargin);
+    setMarginWidth(1, 14);
+    setMarginSensitivity(1, false);
+    setScrollWidth(1);
+    setScrollWidthTracking(true);
+    setAnnotationDisplay(AnnotationBoxed);
+
+    markerDefine(QsciScintilla::RightArrow, kErrorMarker);
+    markerDefine(QsciScintilla::Background, kErrorLineMarker);
+    markerDefine(QsciScintilla::Background, kCellHeaderMarker);
+    markerDefine(QsciScintilla::Underline, kCellRuleMarker);
+    // Only the arrow shows in the symbol margin; the other markers tint or underline the text.
+    setMarginMarkerMask(1, 1 << kErrorMarker);
+    setMarginMarkerMask(0, 0);
+    setMarginMarkerMask(2, 0);
+
+    m_separatorTimer.setSingleShot(true);
+    m_separatorTimer.setInterval(120);
+    connect(&m_separatorTimer, &QTimer::timeout, this, &CodeEditor::updateCellSeparators);
+    connect(this, &QsciScintilla::textChanged, this, [this] {
+        m_separatorTimer.start();
+        if (m_errorLine > 0)
+            clearErrorMarks(); // the mark belongs to the text that ran
+    });
+    connect(this, &QsciScintilla::linesChanged, this, &CodeEditor::updateMarginWidth);
+    connect(this, &QsciScintilla::SCN_CHARADDED, this, &CodeEditor::onCharAdded);
+
+    setLanguage(Language::Python);
+    updateMarginWidth();
+}
+
+CodeEditor::~CodeEditor() = default;
+
+void CodeEditor::setLanguage(Language language)
+{
+    QsciLexer* old = m_lexer;
+    m_language = language;
+    if (language == Language::Python) {
+        auto* lexer = new QsciLexerPython(this);
+        lexer->setIndentationWarning(QsciLexerPython::Inconsistent);
+        lexer->setFoldComments(true);
+        m_lexer = lexer;
+    } else {
+        auto* lexer = new QsciLexerJavaScript(this);
+        lexer->setFoldComments(true);
+        lexer->setFoldCompact(false);
+        m_lexer = lexer;
+    }
+    setLexer(m_lexer);
+    delete old;
+    applyColours();
+    updateCellSeparators();
+}
+
+void CodeEditor::applyColours()
+{
+    if (m_applyingColours || !m_lexer)
+        return;
+    m_applyingColours = true;
+    const Theme t = themeFor(palette());
+    QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    font.setPointSizeF(std::max(10.0, font.pointSizeF()));
+    m_lexer->setDefaultFont(font);
+    m_lexer->setFont(font, -1);
+    m_lexer->setDefaultPaper(t.paper);
+    m_lexer->setPaper(t.paper, -1);
+    m_lexer->setDefaultColor(t.text);
+    m_lexer->setColor(t.text, -1);
+
+    auto set = [this](const QColor& c, std::initializer_list<int> styles) {
+        for (int s : styles)
+            m_lexer->setColor(c, s);
+    };
+    if (m_language == Language::Python) {
+        using L = QsciLexerPython;
+        set(t.comment, {L::Comment, L::CommentBlock});
+        set(t.string, {L::DoubleQuotedString, L::SingleQuotedString, L::TripleSingleQuotedString,
+                       L::TripleDoubleQuotedString, L::DoubleQuotedFString, L::SingleQuotedFString,
+                       L::TripleSingleQuotedFString, L::TripleDoubleQuotedFString, L::UnclosedString});
+        set(t.number, {L::Number});
+        set(t.keyword, {L::Keyword, L::HighlightedIdentifier});
+        set(t.definition, {L::ClassName, L::FunctionMethodName});
+        set(t.op, {L::Operator});
+        set(t.decorator, {L::Decorator});
+        QFont bold = font;
+        bold.setBold(true);
+        m_lexer->setFont(bold, L::Keyword);
+        m_lexer->setFont(bold, L::ClassName);
+        m_lexer->setFont(bold, L::FunctionMethodName);
+    } else {
+        using L = QsciLexerJavaScript;
+        set(t.comment, {L::Comment, L::CommentLine, L::CommentDoc, L::CommentLineDoc});
+        set(t.string, {L::DoubleQuotedString, L::SingleQuotedString, L::UnclosedString, L::Regex,
+                       L::RawString});
+        set(t.number, {L::Number});
+        set(t.keyword, {L::Keyword, L::KeywordSet2});
+        set(t.op, {L::Operator});
+        QFont bold = font;
+        bold.setBold(true);
+        m_lexer->setFont(bold, L::Keyword);
+    }
+
+    setCaretLineBackgroundColor(t.caretLine);
+    setCaretForegroundColor(t.text);
+    setMarginsBackgroundColor(t.margin);
+    setMarginsForegroundColor(t.marginText);
+    setMarginsFont(font);
+    setFoldMarginColors(t.margin, t.margin);
+    setMatchedBraceBackgroundColor(isDark(palette()) ? QColor("#3d5a80") : QColor("#cde3ff"));
+    setMatchedBraceForegroundColor(t.text);
+    setUnmatchedBraceForegroundColor(QColor("#d32f2f"));
+    setIndentationGuidesBackgroundColor(t.margin);
+    setIndentationGuidesForegroundColor(t.cellRule);
+    setSelectionBackgroundColor(palette().color(QPalette::Highlight));
+    setSelectionForegroundColor(palette().color(QPalette::HighlightedText));
+    setMarkerBackgroundColor(QColor("#d32f2f"), kErrorMarker);
+    setMarkerForegroundColor(QColor("#d32f2f"), kErrorMarker);
+    setMarkerBackgroundColor(t.errorLine, kErrorLineMarker);
+    setMarkerBackgroundColor(t.cellBand, kCellHeaderMarker);
+    setMarkerBackgroundColor(t.cellRule, kCellRuleMarker);
+
+    // The error annotation's style: sits after the lexer's styles.
+    SendScintilla(SCI_STYLESETFORE, kErrorAnnotationStyle,
+                  isDark(palette()) ? QColor("#ffb4ab") : QColor("#8c1d18"));
+    SendScintilla(SCI_STYLESETBACK, kErrorAnnotationStyle, t.errorLine);
+    m_applyingColours = false;
+}
+
+void CodeEditor::changeEvent(QEvent* event)
+{
+    QsciScintilla::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
+        applyColours();
+}
+
+bool CodeEditor::event(QEvent* event)
+{
+    // Leave the run shortcuts (Ctrl/Shift+Enter, Ctrl+.) to the window's actions instead of
+    // letting QScintilla take them as text input.
+    if (event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const auto mods = key->modifiers() & (Qt::ControlModifier | Qt::ShiftModifier | Qt::AltModifier);
+        const bool enter = key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter;
+        if ((enter && (mods == Qt::ControlModifier || mods == Qt::ShiftModifier))
+            || (key->key() == Qt::Key_Period && mods == Qt::ControlModifier)) {
+            event->ignore();
+            return true;
+        }
+    }
+    return QsciScintilla::event(event);
+}
+
+void CodeEditor::updateMarginWidth()
+{
+    const int digits = QString::number(std::max(lines(), 100)).size();
+    setMarginWidth(0, QString(digits + 1, QLatin1Char('9')));
+}
+
+bool CodeEditor::isCellSeparator(const QString& lineText) const
+{
+    const QString trimmed = lineText.trimmed();
+    const QLatin1String marker = m_language == Language::Python ? QLatin1String("# %%")
+                                                                 : QLatin1String("// %%");
+    return trimmed.startsWith(marker);
+}
+
+void CodeEditor::updateCellSeparators()
+{
+    markerDeleteAll(kCellHeaderMarker);
+    markerDeleteAll(kCellRuleMarker);
+    m_separators.clear();
+    const int count = lines();
+    for (int i = 0; i < count; ++i) {
+        if (!isCellSeparator(text(i)))
+            continue;
+        m_separators.append(i);
+        markerAdd(i, kCellHeaderMarker);
+        if (i > 0)
+            markerAdd(i - 1, kCellRuleMarker);
+    }
+}
+
+CodeEditor::Cell CodeEditor::currentCell() const
+{
+    int line = 0, index = 0;
+    getCursorPosition(&line, &index);
+    int start = 0;          // 0-based first line of the cell body
+    int end = lines() - 1;  // 0-based last line
+    for (int i = 0; i < lines(); ++i) {
+        if (!isCellSeparator(text(i)))
+            continue;
+        if (i <= line)
+            start = i + 1;
+        else {
+            end = i - 1;
+            break;
+        }
+    }
+    if (start > end)        // cursor on a separator with an empty cell after it
+        end = start;
+    QStringList parts;
+    for (int i = start; i <= end && i < lines(); ++i) {
+        QString l = text(i);
+        if (l.endsWith(QLatin1Char('\n')))
+            l.chop(1);
+        if (l.endsWith(QLatin1Char('\r')))
+            l.chop(1);
+        parts << l;
+    }
+    return Cell{parts.join(QLatin1Char('\n')), start + 1, end + 1};
+}
+
+int CodeEditor::nextCellLine() const
+{
+    const Cell cell = currentCell();
+    // The line after the cell's end is a separator; the next cell's body starts after it.
+    const int next = cell.endLine + 1; // 0-based index of the line after the separator
+    return next < lines() ? next + 1 : -1;
+}
+
+QString CodeEditor::selectedOrAll() const
+{
+    return hasSelectedText() ? selectedText() : text();
+}
+
+void CodeEditor::markErrorLine(int line, const QString& message)
+{
+    clearErrorMarks();
+    if (line < 1 || line > lines())
+        return;
+    m_errorLine = line;
+    markerAdd(line - 1, kErrorMarker);
+    markerAdd(line - 1, kErrorLineMarker);
+    if (!message.isEmpty())
+        annotate(line - 1, message, kErrorAnnotationStyle);
+}
+
+void CodeEditor::clearErrorMarks()
+{
+    m_errorLine = 0;
+    markerDeleteAll(kErrorMarker);
+    markerDeleteAll(kErrorLineMarker);
+    clearAnnotations();
+}
+
+void CodeEditor::goToLine(int line)
+{
+    if (line < 1)
+        return;
+    const int target = std::min(line, lines()) - 1;
+    setCursorPosition(target, 0);
+    ensureLineVisible(target);
+    setFocus();
+}
+
+void CodeEditor::onCharAdded(int ch)
+{
+    // QScintilla keeps the previous line's indentation; Python also indents after a colon.
+    if (ch != '\n' || m_language != Language::Python)
+        return;
+    int line = 0, index = 0;
+    getCursorPosition(&line, &index);
+    if (line == 0)
+        return;
+    const QString previous = text(line - 1).trimmed();
+    if (!previous.endsWith(QLatin1Char(':')) || previous.startsWith(QLatin1Char('#')))
+        return;
+    const int wanted = indentation(line - 1) + indentationWidth();
+    if (indentation(line) >= wanted)
+        return;
+    setIndentation(line, wanted);
+    setCursorPosition(line, wanted);
+}
+
+} // namespace sandpad

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "runtime/Language.h"
+
+#include <Qsci/qsciscintilla.h>
+#include <QTimer>
+
+class QsciLexer;
+
+namespace sandpad {
+
+// The code editor: a QScintilla view with Python/JavaScript highlighting, line numbers, folding,
+// auto-indent, brace matching, `# %%` / `// %%` cell separators and error-line marks. Colours
+// follow the application palette (light or dark).
+class CodeEditor : public QsciScintilla {
+    Q_OBJECT
+public:
+    explicit CodeEditor(QWidget* parent = nullptr);
+    ~CodeEditor() override;
+
+    void setLanguage(Language language);
+    Language language() const { return m_language; }
+
+    struct Cell {
+        QString text;
+        int startLine = 1; // 1-based, first line of the cell's code (the separator line excluded)
+        int endLine = 1;   // 1-based, inclusive
+    };
+    // The cell around the cursor (the whole text when there are no separators).
+    Cell currentCell() const;
+    // 1-based line after the current cell's end (for "run cell and advance"); -1 at the last cell.
+    int nextCellLine() const;
+    // The selection, or the whole text when nothing is selected.
+    QString selectedOrAll() const;
+    // The 0-based lines holding a cell separator (for tests and drawing).
+    QList<int> cellSeparatorLines() const { return m_separators; }
+    bool isCellSeparator(const QString& lineText) const;
+
+    // Marks a 1-based line as failing: a marker in the margin, a tinted line and an annotation.
+    void markErrorLine(int line, const QString& message = {});
+    void clearErrorMarks();
+    int errorLine() const { return m_errorLine; } // 1-based, 0 when none
+    // Moves the cursor to a 1-based line and makes it visible.
+    void goToLine(int line);
+
+    // Re-scans the text for cell separators now (normally done shortly after each edit).
+    void updateCellSeparators();
+
+protected:
+    void changeEvent(QEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    void applyColours();
+    void updateMarginWidth();
+    void onCharAdded(int ch);
+
+    Language m_language = Language::Python;
+    QsciLexer* m_lexer = nullptr;
+    QTimer m_separatorTimer;
+    QList<int> m_separators;
+    int m_errorLine = 0;
+    bool m_applyingColours = false;
+};
+
+} // namespace sandpad

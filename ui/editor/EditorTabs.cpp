@@ -1,0 +1,108 @@
+#include "editor/EditorTabs.h"
+
+#include "editor/CodeEditor.h"
+#include "editor/EditorPage.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+namespace sandpad {
+
+EditorTabs::EditorTabs(QWidget* parent) : QTabWidget(parent)
+{
+    setAccessibleName(tr("Editor tabs"));
+    setDocumentMode(true);
+    setMovable(true);
+    setTabsClosable(true);
+    connect(this, &QTabWidget::currentChanged, this, [this] { emit currentEditorChanged(currentEditor()); });
+}
+
+EditorPage* EditorTabs::newTab(Language language, const QString& text, const QString& title)
+{
+    auto* page = new EditorPage(title.isEmpty() ? tr("Untitled %1").arg(++m_untitledCount) : title, this);
+    page->setLanguage(language);
+    page->editor()->setText(text);
+    page->editor()->updateCellSeparators();
+    page->setModified(false);
+    connect(page, &EditorPage::titleChanged, this, [this, page] { refreshTitle(page); });
+    const int index = addTab(page, page->title());
+    refreshTitle(page);
+    setCurrentIndex(index);
+    page->editor()->setFocus();
+    return page;
+}
+
+EditorPage* EditorTabs::openFile(const QString& path, QString* error)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    for (int i = 0; i < count(); ++i)
+        if (page(i) && QFileInfo(page(i)->filePath()).absoluteFilePath() == absolute && !page(i)->filePath().isEmpty()) {
+            setCurrentIndex(i);
+            return page(i);
+        }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = tr("Cannot open %1: %2").arg(path, file.errorString());
+        return nullptr;
+    }
+    const QString text = QString::fromUtf8(file.readAll());
+    const Language language = languageFromTitle(QFileInfo(path).fileName()).value_or(Language::Python);
+    EditorPage* page = newTab(language, text, QFileInfo(path).fileName());
+    page->setFilePath(absolute);
+    page->setModified(false);
+    return page;
+}
+
+bool EditorTabs::savePage(EditorPage* page, const QString& path, QString* error)
+{
+    if (!page)
+        return false;
+    const QString target = path.isEmpty() ? page->filePath() : path;
+    QSaveFile file(target);
+    if (target.isEmpty() || !file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = tr("Cannot save %1: %2").arg(target, file.errorString());
+        return false;
+    }
+    file.write(page->editor()->text().toUtf8());
+    if (!file.commit()) {
+        if (error)
+            *error = tr("Cannot save %1: %2").arg(target, file.errorString());
+        return false;
+    }
+    page->setFilePath(QFileInfo(target).absoluteFilePath());
+    page->setModified(false);
+    return true;
+}
+
+void EditorTabs::closePage(int index)
+{
+    QWidget* w = widget(index);
+    removeTab(index);
+    delete w;
+    if (count() == 0)
+        newTab();
+}
+
+EditorPage* EditorTabs::currentPage() const { return qobject_cast<EditorPage*>(currentWidget()); }
+
+CodeEditor* EditorTabs::currentEditor() const
+{
+    EditorPage* page = currentPage();
+    return page ? page->editor() : nullptr;
+}
+
+EditorPage* EditorTabs::page(int index) const { return qobject_cast<EditorPage*>(widget(index)); }
+
+void EditorTabs::refreshTitle(EditorPage* page)
+{
+    const int index = indexOf(page);
+    if (index < 0)
+        return;
+    setTabText(index, page->isModified() ? page->title() + QStringLiteral(" •") : page->title());
+    setTabToolTip(index, page->filePath().isEmpty() ? page->title() : page->filePath());
+}
+
+} // namespace sandpad

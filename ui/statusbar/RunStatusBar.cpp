@@ -1,0 +1,96 @@
+#include "statusbar/RunStatusBar.h"
+
+#include <QLabel>
+#include <QRegularExpression>
+
+namespace sandpad {
+
+namespace {
+QString money(qint64 micros) { return QStringLiteral("$%1").arg(double(micros) / 1e6, 0, 'f', 2); }
+
+QLabel* makeLabel(QWidget* parent, const QString& name)
+{
+    auto* label = new QLabel(parent);
+    label->setAccessibleName(name);
+    label->setContentsMargins(8, 0, 8, 0);
+    return label;
+}
+} // namespace
+
+RunStatusBar::RunStatusBar(QWidget* parent)
+    : QStatusBar(parent), m_run(makeLabel(this, tr("Run state"))),
+      m_provider(makeLabel(this, tr("Provider"))), m_lastCost(makeLabel(this, tr("Last run cost"))),
+      m_total(makeLabel(this, tr("Session total"))), m_credits(makeLabel(this, tr("Credits balance")))
+{
+    setAccessibleName(tr("Status bar"));
+    addWidget(m_run, 1);
+    addPermanentWidget(m_provider);
+    addPermanentWidget(m_lastCost);
+    addPermanentWidget(m_total);
+    addPermanentWidget(m_credits);
+    m_credits->hide();
+    setRunning(false);
+    setLastRunCost(0);
+    m_lastCost->setText(tr("Last run: —"));
+    setSessionTotal(0);
+    updateProvider();
+}
+
+void RunStatusBar::setProvider(const QString& name)
+{
+    m_providerName = name;
+    updateProvider();
+}
+
+void RunStatusBar::setValidation(Validation state, const QString& detail)
+{
+    m_validation = state;
+    m_validationDetail = detail;
+    updateProvider();
+}
+
+void RunStatusBar::updateProvider()
+{
+    QString state;
+    QString colour;
+    switch (m_validation) {
+    case Validation::Unknown: state = tr("not validated"); break;
+    case Validation::Checking: state = tr("validating…"); break;
+    case Validation::Valid: state = tr("✔ valid"); colour = QStringLiteral("#1e7e34"); break;
+    case Validation::Warning: state = tr("⚠ usable with warnings"); colour = QStringLiteral("#8a5a00"); break;
+    case Validation::Invalid: state = tr("✖ invalid"); colour = QStringLiteral("#b3261e"); break;
+    }
+    if (palette().color(QPalette::Window).lightness() < 128 && !colour.isEmpty())
+        colour = QColor(colour).lighter(190).name();
+    const QString name = m_providerName.isEmpty() ? tr("none") : m_providerName;
+    m_provider->setText(colour.isEmpty()
+                            ? tr("Provider: <b>%1</b> (%2)").arg(name.toHtmlEscaped(), state)
+                            : tr("Provider: <b>%1</b> (<span style=\"color:%3\">%2</span>)")
+                                  .arg(name.toHtmlEscaped(), state, colour));
+    m_provider->setToolTip(m_validationDetail);
+}
+
+void RunStatusBar::setLastRunCost(qint64 micros) { m_lastCost->setText(tr("Last run: %1").arg(money(micros))); }
+
+void RunStatusBar::setSessionTotal(qint64 micros) { m_total->setText(tr("Session: %1").arg(money(micros))); }
+
+void RunStatusBar::setCreditsBalance(std::optional<qint64> micros)
+{
+    m_credits->setVisible(micros.has_value());
+    if (micros)
+        m_credits->setText(tr("Credits: %1").arg(money(*micros)));
+}
+
+void RunStatusBar::setRunning(bool running) { m_run->setText(running ? tr("Running…") : tr("Ready")); }
+
+QString RunStatusBar::providerText() const
+{
+    QString t = m_provider->text();
+    t.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
+    return t;
+}
+QString RunStatusBar::lastCostText() const { return m_lastCost->text(); }
+QString RunStatusBar::sessionTotalText() const { return m_total->text(); }
+QString RunStatusBar::creditsText() const { return m_credits->isHidden() ? QString() : m_credits->text(); }
+
+} // namespace sandpad

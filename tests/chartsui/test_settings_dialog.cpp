@@ -1,0 +1,149 @@
+// SettingsDialog edits AppSettings, keeps secrets out of it, validates off the GUI thread and
+// shows the report item by item, and shows environment overrides.
+#include "settings/SettingsDialog.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QPushButton>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QSpinBox>
+#include <QThread>
+#include <QtTest>
+#include <atomic>
+
+using namespace sandpad;
+
+class TestSettingsDialog : public QObject {
+    Q_OBJECT
+private slots:
+    void roundTripsSettings()
+    {
+        SettingsDialog d;
+        d.setEnvironment(QProcessEnvironment());
+        AppSettings s;
+        s.provider = "vercel";
+        s.deadlineSeconds = 120;
+        s.memoryLimitMb = 2048;
+        s.allowNetwork = true;
+        s.vercelTeamId = "team_1";
+        s.vercelProjectId = "prj_2";
+        s.daytonaApiUrl = "https://daytona.example/api";
+        s.pipIndexUrl = "https://mirror.example/simple";
+        s.commandProviderPath = "/opt/provider"; // not shown by the dialog: kept
+        d.setSettings(s);
+        QCOMPARE(d.selectedProvider(), QStringLiteral("vercel"));
+        auto* teamId = qobject_cast<QLineEdit*>(d.field("vercelTeamId"));
+        QVERIFY(teamId);
+        QCOMPARE(teamId->text(), QStringLiteral("team_1"));
+        teamId->setText("team_9");
+        qobject_cast<QSpinBox*>(d.field("deadline"))->setValue(999); // clamped to 300
+        const AppSettings out = d.settings();
+        QCOMPARE(out.vercelTeamId, QStringLiteral("team_9"));
+        QCOMPARE(out.deadlineSeconds, 300);
+        QCOMPARE(out.memoryLimitMb, qint64(2048));
+        QVERIFY(out.allowNetwork);
+        QCOMPARE(out.daytonaApiUrl, QStringLiteral("https://daytona.example/api"));
+        QCOMPARE(out.pipIndexUrl, QStringLiteral("https://mirror.example/simple"));
+        QCOMPARE(out.commandProviderPath, QStringLiteral("/opt/provider"));
+        d.setSelectedProvider("daytona");
+        QCOMPARE(d.settings().provider, QStringLiteral("daytona"));
+    }
+
+    void secretsGoToTheSaverOnly()
+    {
+        SettingsDialog d;
+        d.setEnvironment(QProcessEnvironment());
+        QHash<QString, QString> saved;
+        d.setSecretSaver([&](const QString& k, const QString& v) { saved.insert(k, v); });
+        d.setStoredSecrets({"DAYTONA_API_KEY"});
+        auto* token = qobject_cast<QLineEdit*>(d.field("vercelToken"));
+        QVERIFY(token);
+        QCOMPARE(token->echoMode(), QLineEdit::Password);
+        QVERIFY(qobject_cast<QLineEdit*>(d.field("daytonaApiKey"))->placeholderText().contains("keychain"));
+        token->setText("secret-token-value");
+        d.accept();
+        QCOMPARE(saved.size(), 1);
+        QCOMPARE(saved.value("VERCEL_TOKEN"), QStringLiteral("secret-token-value"));
+        // No AppSettings field carries the token.
+        const AppSettings s = d.settings();
+        for (const QString& v : {s.vercelApiUrl, s.vercelTeamId, s.vercelProjectId, s.daytonaApiUrl,
+                                 s.daytonaOrganizationId, s.pipIndexUrl, s.pipWheelDir})
+            QVERIFY(!v.contains("secret-token-value"));
+    }
+
+    void environmentOverridesAreHints()
+    {
+        SettingsDialog d;
+        QProcessEnvironment env;
+        env.insert("VERCEL_TEAM_ID", "team_env");
+        env.insert("DAYTONA_API_KEY", "dtn_secret");
+        env.insert("SANDPAD_PROVIDER", "local");
+        d.setEnvironment(env);
+        QVERIFY(d.envHint("vercelTeamId").contains("team_env"));
+        QVERIFY(d.envHint("daytonaApiKey").contains("DAYTONA_API_KEY"));
+        QVERIFY(!d.envHint("daytonaApiKey").contains("dtn_secret")); // a secret is never displayed
+        QVERIFY(d.envHint("vercelProjectId").isEmpty());
+        QVERIFY(d.envHint("provider").contains("local"));
+    }
+
+    void validatesOffTheGuiThread()
+    {
+        SettingsDialog d;
+        d.setEnvironment(QProcessEnvironment());
+        d.setSelectedProvider("local");
+        std::atomic<QThread*> ranOn{nullptr};
+        d.setValidator([&ranOn](const QString& provider) {
+            ranOn = QThread::currentThread();
+            QThread::msleep(150); // slow like a network check: the GUI must stay responsive
+            ValidationReport r;
+            r.provider = provider;
+            r.items = {{"bubblewrap", ValidationItem::Level::Ok, "bwrap 0.8.0"},
+                       {"package yfinance", ValidationItem::Level::Warning, "missing"},
+                       {"node", ValidationItem::Level::Error, "not found"}};
+            return r;
+        });
+        QSignalSpy requested(&d, &SettingsDialog::validationRequested);
+        QSignalSpy finished(&d, &SettingsDialog::validationFinished);
+        QElapsedTimer t;
+        t.start();
+        d.validate();
+        QVERIFY(t.elapsed() < 100); // returned at once
+        QVERIFY(d.isValidating());
+        QCOMPARE(requested.count(), 1);
+        QCOMPARE(requested.at(0).at(0).toString(), QStringLiteral("local"));
+        QVERIFY(finished.wait(5000));
+        QVERIFY(ranOn.load() != nullptr && ranOn.load() != QThread::currentThread());
+        QVERIFY(!d.isValidating());
+        QListWidget* list = d.validationList();
+        QCOMPARE(list->count(), 3);
+        QCOMPARE(list->item(0)->data(Qt::UserRole).toInt(), int(ValidationItem::Level::Ok));
+        QCOMPARE(list->item(1)->data(Qt::UserRole).toInt(), int(ValidationItem::Level::Warning));
+        QCOMPARE(list->item(2)->data(Qt::UserRole).toInt(), int(ValidationItem::Level::Error));
+        QVERIFY(list->item(2)->text().contains("not found"));
+        QVERIFY(!list->item(0)->icon().isNull());
+    }
+
+    void creditsTopUp()
+    {
+        SettingsDialog d;
+        qint64 balance = 100000;
+        d.setTopUpHandler([&](qint64 micros) { balance += micros; return balance; });
+        d.setCredits(true, balance);
+        QVERIFY(d.creditsEnabled());
+        qobject_cast<QDoubleSpinBox*>(d.field("topUpAmount"))->setValue(2.5);
+        QSignalSpy changed(&d, &SettingsDialog::balanceChanged);
+        QVERIFY(d.field("topUp")->isEnabled());
+        QTest::mouseClick(qobject_cast<QPushButton*>(d.field("topUp")), Qt::LeftButton);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(balance, qint64(2600000));
+        QCOMPARE(d.balanceMicros(), qint64(2600000));
+        qobject_cast<QCheckBox*>(d.field("credits"))->setChecked(false);
+        QVERIFY(!d.creditsEnabled());
+        QVERIFY(!d.field("topUp")->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestSettingsDialog)
+#include "test_settings_dialog.moc"

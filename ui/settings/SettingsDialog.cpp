@@ -1,0 +1,517 @@
+#include "settings/SettingsDialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QStyle>
+#include <QTabWidget>
+#include <QThread>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <memory>
+
+namespace sandpad {
+
+namespace {
+
+const QStringList kProviders = {QStringLiteral("none"), QStringLiteral("local"), QStringLiteral("vercel"),
+                                QStringLiteral("daytona")};
+
+QString formatDollars(qint64 micros)
+{
+    return QStringLiteral("$%1").arg(double(micros) / 1e6, 0, 'f', 2);
+}
+
+} // namespace
+
+const QStringList& SettingsDialog::secretKeys()
+{
+    static const QStringList keys = {QStringLiteral("VERCEL_TOKEN"), QStringLiteral("VERCEL_OIDC_TOKEN"),
+                                     QStringLiteral("DAYTONA_API_KEY")};
+    return keys;
+}
+
+SettingsDialog::SettingsDialog(QWidget* parent)
+    : QDialog(parent)
+{
+    setWindowTitle(tr("Settings"));
+    setAccessibleName(tr("Settings"));
+    auto* layout = new QVBoxLayout(this);
+    auto* tabs = new QTabWidget(this);
+    tabs->addTab(buildProviderPage(), tr("&Provider"));
+    tabs->addTab(buildExecutionPage(), tr("&Execution"));
+    tabs->addTab(buildCreditsPage(), tr("&Credits"));
+    layout->addWidget(tabs, 1);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+    setSettings(AppSettings());
+    resize(560, 520);
+}
+
+SettingsDialog::~SettingsDialog() = default;
+
+QLineEdit* SettingsDialog::addLine(QFormLayout* form, const QString& name, const QString& label, const QString& envVar,
+                                   bool secret, bool browse, bool directory)
+{
+    auto* edit = new QLineEdit;
+    edit->setAccessibleName(QString(label).remove(QLatin1Char('&')).remove(QLatin1Char(':')));
+    edit->setClearButtonEnabled(!secret);
+    if (secret)
+        edit->setEchoMode(QLineEdit::Password);
+    QWidget* fieldWidget = edit;
+    if (browse) {
+        auto* row = new QWidget;
+        auto* h = new QHBoxLayout(row);
+        h->setContentsMargins(0, 0, 0, 0);
+        h->addWidget(edit, 1);
+        auto* button = new QToolButton(row);
+        button->setText(tr("Browse…"));
+        button->setAccessibleName(tr("Browse for %1").arg(edit->accessibleName()));
+        connect(button, &QToolButton::clicked, this, [this, edit, directory] {
+            const QString path = directory ? QFileDialog::getExistingDirectory(this, tr("Choose a folder"), edit->text())
+                                           : QFileDialog::getOpenFileName(this, tr("Choose a program"), edit->text());
+            if (!path.isEmpty())
+                edit->setText(path);
+        });
+        h->addWidget(button);
+        fieldWidget = row;
+    }
+    if (secret) {
+        auto* row = new QWidget;
+        auto* h = new QHBoxLayout(row);
+        h->setContentsMargins(0, 0, 0, 0);
+        h->addWidget(edit, 1);
+        auto* forget = new QToolButton(row);
+        forget->setText(tr("Forget"));
+        forget->setToolTip(tr("Remove the stored secret from the keychain"));
+        forget->setAccessibleName(tr("Forget %1").arg(edit->accessibleName()));
+        connect(forget, &QToolButton::clicked, this, [this, edit, envVar] {
+            edit->clear();
+            m_storedSecrets.remove(envVar);
+            m_clearedSecrets.insert(envVar, QString());
+            edit->setPlaceholderText(tr("not set"));
+        });
+        h->addWidget(forget);
+        fieldWidget = row;
+        connect(edit, &QLineEdit::textEdited, this, [this, envVar] { m_clearedSecrets.remove(envVar); });
+    }
+    form->addRow(label, fieldWidget);
+    if (auto* l = qobject_cast<QLabel*>(form->labelForField(fieldWidget)))
+        l->setBuddy(edit);
+    auto* hint = new QLabel;
+    hint->setWordWrap(true);
+    hint->setEnabled(false); // greyed: informative, not editable
+    hint->hide();
+    form->addRow(QString(), hint);
+    m_lines.insert(name, FieldInfo{edit, hint, envVar, secret});
+    return edit;
+}
+
+QWidget* SettingsDialog::buildProviderPage()
+{
+    auto* page = new QWidget;
+    auto* v = new QVBoxLayout(page);
+    auto* top = new QFormLayout;
+    m_provider = new QComboBox(page);
+    m_provider->setAccessibleName(tr("Provider"));
+    m_provider->addItem(tr("None (execution disabled)"), kProviders[0]);
+    m_provider->addItem(tr("Local (bubblewrap)"), kProviders[1]);
+    m_provider->addItem(tr("Vercel Sandbox"), kProviders[2]);
+    m_provider->addItem(tr("Daytona"), kProviders[3]);
+    top->addRow(tr("P&rovider:"), m_provider);
+    m_providerHint = new QLabel(page);
+    m_providerHint->setEnabled(false);
+    m_providerHint->hide();
+    top->addRow(QString(), m_providerHint);
+    v->addLayout(top);
+
+    m_providerPages = new QStackedWidget(page);
+    {
+        auto* none = new QLabel(tr("No provider: running code is disabled until one is chosen."));
+        none->setWordWrap(true);
+        none->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+        m_providerPages->addWidget(none);
+    }
+    {
+        auto* box = new QGroupBox(tr("Local sandbox"));
+        auto* form = new QFormLayout(box);
+        addLine(form, QStringLiteral("pythonPath"), tr("P&ython:"), {}, false, true)
+            ->setPlaceholderText(QStringLiteral("/usr/bin/python3"));
+        addLine(form, QStringLiteral("nodePath"), tr("&Node.js:"), {}, false, true)
+            ->setPlaceholderText(tr("node on PATH"));
+        m_providerPages->addWidget(box);
+    }
+    {
+        auto* box = new QGroupBox(tr("Vercel Sandbox"));
+        auto* form = new QFormLayout(box);
+        addLine(form, QStringLiteral("vercelToken"), tr("&Token:"), QStringLiteral("VERCEL_TOKEN"), true);
+        addLine(form, QStringLiteral("vercelTeamId"), tr("T&eam ID:"), QStringLiteral("VERCEL_TEAM_ID"));
+        addLine(form, QStringLiteral("vercelProjectId"), tr("Pro&ject ID:"), QStringLiteral("VERCEL_PROJECT_ID"));
+        addLine(form, QStringLiteral("vercelOidcToken"), tr("&OIDC token:"), QStringLiteral("VERCEL_OIDC_TOKEN"), true);
+        addLine(form, QStringLiteral("vercelApiUrl"), tr("API &URL:"), QStringLiteral("VERCEL_API_URL"))
+            ->setPlaceholderText(QStringLiteral("https://api.vercel.com"));
+        m_providerPages->addWidget(box);
+    }
+    {
+        auto* box = new QGroupBox(tr("Daytona"));
+        auto* form = new QFormLayout(box);
+        addLine(form, QStringLiteral("daytonaApiKey"), tr("API &key:"), QStringLiteral("DAYTONA_API_KEY"), true);
+        addLine(form, QStringLiteral("daytonaOrganizationId"), tr("Or&ganization ID:"),
+                QStringLiteral("DAYTONA_ORGANIZATION_ID"));
+        addLine(form, QStringLiteral("daytonaApiUrl"), tr("API &URL:"), QStringLiteral("DAYTONA_API_URL"))
+            ->setPlaceholderText(QStringLiteral("https://app.daytona.io/api"));
+        m_providerPages->addWidget(box);
+    }
+    v->addWidget(m_providerPages);
+    connect(m_provider, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_providerPages->setCurrentIndex(std::clamp(index, 0, int(m_providerPages->count()) - 1));
+        m_report->clear();
+        m_reportSummary->clear();
+    });
+
+    auto* validateRow = new QHBoxLayout;
+    m_validateButton = new QPushButton(tr("&Validate"), page);
+    m_validateButton->setToolTip(tr("Check credentials, reachability, runtimes and base packages"));
+    connect(m_validateButton, &QPushButton::clicked, this, &SettingsDialog::validate);
+    validateRow->addWidget(m_validateButton);
+    m_busy = new QProgressBar(page);
+    m_busy->setRange(0, 0);
+    m_busy->setMaximumWidth(120);
+    m_busy->hide();
+    validateRow->addWidget(m_busy);
+    m_reportSummary = new QLabel(page);
+    validateRow->addWidget(m_reportSummary, 1);
+    v->addLayout(validateRow);
+    m_report = new QListWidget(page);
+    m_report->setAccessibleName(tr("Validation report"));
+    m_report->setWordWrap(true);
+    v->addWidget(m_report, 1);
+    return page;
+}
+
+QWidget* SettingsDialog::buildExecutionPage()
+{
+    auto* page = new QWidget;
+    auto* form = new QFormLayout(page);
+    m_deadline = new QSpinBox(page);
+    m_deadline->setRange(1, 300); // the seed's five minutes is the ceiling
+    m_deadline->setSuffix(tr(" s"));
+    m_deadline->setAccessibleName(tr("Deadline"));
+    m_deadline->setToolTip(tr("A run is stopped after this long (at most 300 seconds)."));
+    form->addRow(tr("&Deadline:"), m_deadline);
+    m_memory = new QSpinBox(page);
+    m_memory->setRange(64, 1024 * 1024);
+    m_memory->setSingleStep(256);
+    m_memory->setSuffix(tr(" MB"));
+    m_memory->setAccessibleName(tr("Memory limit"));
+    form->addRow(tr("&Memory limit:"), m_memory);
+    m_network = new QCheckBox(tr("Allow &network access from the sandbox"), page);
+    form->addRow(QString(), m_network);
+    addLine(form, QStringLiteral("pipWheelDir"), tr("Pip &wheel folder:"), {}, false, true, true)
+        ->setPlaceholderText(tr("none: packages come from the index"));
+    addLine(form, QStringLiteral("pipIndexUrl"), tr("Pip &index URL:"), {})
+        ->setPlaceholderText(QStringLiteral("https://pypi.org/simple"));
+    return page;
+}
+
+QWidget* SettingsDialog::buildCreditsPage()
+{
+    auto* page = new QWidget;
+    auto* form = new QFormLayout(page);
+    m_credits = new QCheckBox(tr("Use a credits &account (each completed run is debited)"), page);
+    form->addRow(m_credits);
+    m_balance = new QLabel(page);
+    m_balance->setAccessibleName(tr("Credits balance"));
+    m_balance->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(tr("Balance:"), m_balance);
+    auto* row = new QWidget(page);
+    auto* h = new QHBoxLayout(row);
+    h->setContentsMargins(0, 0, 0, 0);
+    m_topUpAmount = new QDoubleSpinBox(row);
+    m_topUpAmount->setPrefix(QStringLiteral("$"));
+    m_topUpAmount->setDecimals(2);
+    m_topUpAmount->setRange(0.05, 100000);
+    m_topUpAmount->setValue(5.00);
+    m_topUpAmount->setAccessibleName(tr("Top-up amount"));
+    h->addWidget(m_topUpAmount);
+    m_topUpButton = new QPushButton(tr("&Top up"), row);
+    connect(m_topUpButton, &QPushButton::clicked, this, &SettingsDialog::topUp);
+    h->addWidget(m_topUpButton);
+    h->addStretch(1);
+    form->addRow(tr("Add credits:"), row);
+    connect(m_credits, &QCheckBox::toggled, this, &SettingsDialog::updateBalance);
+    updateBalance();
+    return page;
+}
+
+void SettingsDialog::setSettings(const AppSettings& s)
+{
+    m_settings = s;
+    setSelectedProvider(s.provider);
+    m_lines[QStringLiteral("pythonPath")].edit->setText(s.pythonPath);
+    m_lines[QStringLiteral("nodePath")].edit->setText(s.nodePath);
+    m_lines[QStringLiteral("vercelTeamId")].edit->setText(s.vercelTeamId);
+    m_lines[QStringLiteral("vercelProjectId")].edit->setText(s.vercelProjectId);
+    m_lines[QStringLiteral("vercelApiUrl")].edit->setText(s.vercelApiUrl);
+    m_lines[QStringLiteral("daytonaOrganizationId")].edit->setText(s.daytonaOrganizationId);
+    m_lines[QStringLiteral("daytonaApiUrl")].edit->setText(s.daytonaApiUrl);
+    m_lines[QStringLiteral("pipWheelDir")].edit->setText(s.pipWheelDir);
+    m_lines[QStringLiteral("pipIndexUrl")].edit->setText(s.pipIndexUrl);
+    m_deadline->setValue(std::clamp(s.deadlineSeconds, 1, 300));
+    m_memory->setValue(int(std::clamp<qint64>(s.memoryLimitMb, m_memory->minimum(), m_memory->maximum())));
+    m_network->setChecked(s.allowNetwork);
+    updateEnvHints();
+}
+
+AppSettings SettingsDialog::settings() const
+{
+    AppSettings s = m_settings;
+    auto text = [this](const char* name) { return m_lines.value(QLatin1String(name)).edit->text().trimmed(); };
+    s.provider = selectedProvider();
+    s.pythonPath = text("pythonPath");
+    s.nodePath = text("nodePath");
+    s.vercelTeamId = text("vercelTeamId");
+    s.vercelProjectId = text("vercelProjectId");
+    s.vercelApiUrl = text("vercelApiUrl");
+    s.daytonaOrganizationId = text("daytonaOrganizationId");
+    s.daytonaApiUrl = text("daytonaApiUrl");
+    s.pipWheelDir = text("pipWheelDir");
+    s.pipIndexUrl = text("pipIndexUrl");
+    s.deadlineSeconds = m_deadline->value();
+    s.memoryLimitMb = m_memory->value();
+    s.allowNetwork = m_network->isChecked();
+    return s;
+}
+
+QString SettingsDialog::selectedProvider() const
+{
+    return m_provider->currentData().toString();
+}
+
+void SettingsDialog::setSelectedProvider(const QString& provider)
+{
+    int index = m_provider->findData(provider);
+    if (index < 0 && !provider.isEmpty()) {
+        // A provider this dialog has no page for (e.g. "command"): keep it selectable as is.
+        m_provider->addItem(provider, provider);
+        index = m_provider->count() - 1;
+    }
+    m_provider->setCurrentIndex(std::max(0, index));
+}
+
+void SettingsDialog::setValidator(Validator validator)
+{
+    m_validator = std::move(validator);
+}
+
+void SettingsDialog::setSecretSaver(SecretSaver saver)
+{
+    m_secretSaver = std::move(saver);
+}
+
+void SettingsDialog::setStoredSecrets(const QSet<QString>& keys)
+{
+    m_storedSecrets = keys;
+    for (auto it = m_lines.begin(); it != m_lines.end(); ++it) {
+        if (it->secret)
+            it->edit->setPlaceholderText(keys.contains(it->envVar) ? tr("stored in the keychain (type to replace)")
+                                                                   : tr("not set"));
+    }
+}
+
+QHash<QString, QString> SettingsDialog::changedSecrets() const
+{
+    QHash<QString, QString> out = m_clearedSecrets;
+    for (const FieldInfo& f : m_lines) {
+        if (f.secret && !f.edit->text().isEmpty())
+            out.insert(f.envVar, f.edit->text());
+    }
+    return out;
+}
+
+void SettingsDialog::setEnvironment(const QProcessEnvironment& environment)
+{
+    m_env = environment;
+    updateEnvHints();
+}
+
+void SettingsDialog::updateEnvHints()
+{
+    for (FieldInfo& f : m_lines) {
+        if (f.envVar.isEmpty() || !m_env.contains(f.envVar) || m_env.value(f.envVar).isEmpty()) {
+            f.hint->clear();
+            f.hint->hide();
+            continue;
+        }
+        f.hint->setText(f.secret ? tr("Overridden by $%1 from the environment.").arg(f.envVar)
+                                 : tr("Overridden by $%1 = %2").arg(f.envVar, m_env.value(f.envVar)));
+        f.hint->show();
+    }
+    const QString envProvider = m_env.value(QStringLiteral("SANDPAD_PROVIDER"));
+    m_providerHint->setText(tr("Overridden by $SANDPAD_PROVIDER = %1").arg(envProvider));
+    m_providerHint->setVisible(!envProvider.isEmpty());
+}
+
+QString SettingsDialog::envHint(const QString& field) const
+{
+    if (field == QLatin1String("provider"))
+        return m_providerHint->isVisibleTo(this) ? m_providerHint->text() : QString();
+    const auto it = m_lines.constFind(field);
+    return it == m_lines.cend() || it->hint->isHidden() ? QString() : it->hint->text();
+}
+
+QWidget* SettingsDialog::field(const QString& name) const
+{
+    if (name == QLatin1String("provider")) return m_provider;
+    if (name == QLatin1String("deadline")) return m_deadline;
+    if (name == QLatin1String("memory")) return m_memory;
+    if (name == QLatin1String("network")) return m_network;
+    if (name == QLatin1String("credits")) return m_credits;
+    if (name == QLatin1String("validate")) return m_validateButton;
+    if (name == QLatin1String("topUpAmount")) return m_topUpAmount;
+    if (name == QLatin1String("topUp")) return m_topUpButton;
+    const auto it = m_lines.constFind(name);
+    return it == m_lines.cend() ? nullptr : it->edit;
+}
+
+void SettingsDialog::validate()
+{
+    if (m_validating)
+        return;
+    m_report->clear();
+    const QString provider = selectedProvider();
+    if (!m_validator) {
+        m_reportSummary->setText(tr("Validation is not available here."));
+        return;
+    }
+    emit validationRequested(provider);
+    m_validating = true;
+    m_validateButton->setEnabled(false);
+    m_busy->show();
+    m_reportSummary->setText(tr("Validating %1…").arg(m_provider->currentText()));
+
+    // Validation may talk to the network for seconds: run it on its own thread, hand the report
+    // back through a queued signal (dropped if the dialog is gone by then).
+    auto result = std::make_shared<ValidationReport>();
+    Validator validator = m_validator;
+    QThread* thread = QThread::create([validator, provider, result] {
+        try {
+            *result = validator(provider);
+        } catch (const std::exception& e) {
+            result->provider = provider;
+            result->items = {ValidationItem{QStringLiteral("validation"), ValidationItem::Level::Error,
+                                            QString::fromUtf8(e.what())}};
+        }
+    });
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    connect(thread, &QThread::finished, this, [this, result] {
+        m_validating = false;
+        m_validateButton->setEnabled(true);
+        m_busy->hide();
+        showReport(*result);
+        emit validationFinished(*result);
+    });
+    thread->start();
+}
+
+void SettingsDialog::showReport(const ValidationReport& report)
+{
+    m_report->clear();
+    int warnings = 0, errors = 0;
+    for (const ValidationItem& item : report.items) {
+        QIcon icon;
+        QString level;
+        switch (item.level) {
+        case ValidationItem::Level::Ok:
+            icon = style()->standardIcon(QStyle::SP_DialogApplyButton);
+            level = tr("ok");
+            break;
+        case ValidationItem::Level::Warning:
+            icon = style()->standardIcon(QStyle::SP_MessageBoxWarning);
+            level = tr("warning");
+            ++warnings;
+            break;
+        case ValidationItem::Level::Error:
+            icon = style()->standardIcon(QStyle::SP_MessageBoxCritical);
+            level = tr("failed");
+            ++errors;
+            break;
+        }
+        auto* row = new QListWidgetItem(icon, item.detail.isEmpty() ? item.name
+                                                                    : QStringLiteral("%1 — %2").arg(item.name, item.detail),
+                                        m_report);
+        row->setData(Qt::UserRole, int(item.level));
+        row->setData(Qt::AccessibleTextRole, QStringLiteral("%1: %2 %3").arg(level, item.name, item.detail));
+    }
+    if (report.items.isEmpty())
+        m_reportSummary->setText(tr("No findings."));
+    else if (errors)
+        m_reportSummary->setText(tr("Not usable: %n problem(s)", nullptr, errors));
+    else if (warnings)
+        m_reportSummary->setText(tr("Usable, with %n warning(s)", nullptr, warnings));
+    else
+        m_reportSummary->setText(tr("All checks passed"));
+}
+
+void SettingsDialog::setCredits(bool enabled, qint64 balanceMicros)
+{
+    m_credits->setChecked(enabled);
+    m_balanceMicros = balanceMicros;
+    updateBalance();
+}
+
+bool SettingsDialog::creditsEnabled() const
+{
+    return m_credits->isChecked();
+}
+
+void SettingsDialog::setTopUpHandler(TopUpHandler handler)
+{
+    m_topUp = std::move(handler);
+    updateBalance();
+}
+
+void SettingsDialog::updateBalance()
+{
+    m_balance->setText(formatDollars(m_balanceMicros));
+    const bool on = m_credits->isChecked();
+    m_balance->setEnabled(on);
+    m_topUpAmount->setEnabled(on && m_topUp != nullptr);
+    m_topUpButton->setEnabled(on && m_topUp != nullptr);
+}
+
+void SettingsDialog::topUp()
+{
+    if (!m_topUp)
+        return;
+    const qint64 micros = qRound64(m_topUpAmount->value() * 100) * 10000; // whole cents
+    m_balanceMicros = m_topUp(micros);
+    updateBalance();
+    emit balanceChanged(m_balanceMicros);
+}
+
+void SettingsDialog::accept()
+{
+    if (m_secretSaver) {
+        const QHash<QString, QString> secrets = changedSecrets();
+        for (auto it = secrets.cbegin(); it != secrets.cend(); ++it)
+            m_secretSaver(it.key(), it.value());
+    }
+    QDialog::accept();
+}
+
+} // namespace sandpad

@@ -1,0 +1,121 @@
+#pragma once
+
+#include "providers/ValidationReport.h"
+#include "settings/AppSettings.h"
+
+#include <QDialog>
+#include <QHash>
+#include <QProcessEnvironment>
+#include <QSet>
+#include <functional>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QStackedWidget;
+
+namespace sandpad {
+
+// Edits AppSettings (provider and its fields, deadline, memory, network, pip, credits). Secrets
+// (tokens, API keys) never enter AppSettings: the dialog hands what the user typed to a secret
+// saver (the OS keychain) on accept. Environment variables that override a field are shown as hints.
+class SettingsDialog : public QDialog {
+    Q_OBJECT
+public:
+    // Runs on a worker thread: it must not touch widgets. Gets "none", "local", "vercel", "daytona".
+    using Validator = std::function<ValidationReport(const QString& provider)>;
+    // Stores one secret; key is the environment variable's name, e.g. "VERCEL_TOKEN". An empty
+    // value means "forget the stored secret".
+    using SecretSaver = std::function<void(const QString& key, const QString& value)>;
+    // Adds credits (micro-dollars); returns the new balance.
+    using TopUpHandler = std::function<qint64(qint64 micros)>;
+
+    static const QStringList& secretKeys(); // VERCEL_TOKEN, VERCEL_OIDC_TOKEN, DAYTONA_API_KEY
+
+    explicit SettingsDialog(QWidget* parent = nullptr);
+    ~SettingsDialog() override;
+
+    void setSettings(const AppSettings& settings);
+    AppSettings settings() const;          // the edited values; fields the dialog does not show are kept
+
+    void setValidator(Validator validator);
+    void setSecretSaver(SecretSaver saver);
+    void setStoredSecrets(const QSet<QString>& keys);   // shows "stored in the keychain" placeholders
+    QHash<QString, QString> changedSecrets() const;     // typed or cleared by the user
+    void setEnvironment(const QProcessEnvironment& environment); // default: the process environment
+
+    void setCredits(bool enabled, qint64 balanceMicros);
+    bool creditsEnabled() const;
+    qint64 balanceMicros() const { return m_balanceMicros; }
+    void setTopUpHandler(TopUpHandler handler);
+
+    QString selectedProvider() const;
+    void setSelectedProvider(const QString& provider);
+    bool isValidating() const { return m_validating; }
+    QListWidget* validationList() const { return m_report; }
+    QString envHint(const QString& field) const;  // the override hint shown for a field, if any
+    QWidget* field(const QString& name) const;    // e.g. "vercelToken", "deadline" (tests, focus)
+
+public slots:
+    void validate();
+    void accept() override;
+
+signals:
+    // Emitted on the GUI thread just before the validator starts: apply settings() and the changed
+    // secrets to the provider first, so the validator checks what the user sees.
+    void validationRequested(const QString& provider);
+    void validationFinished(const sandpad::ValidationReport& report);
+    void balanceChanged(qint64 balanceMicros);
+
+private:
+    QWidget* buildProviderPage();
+    QWidget* buildExecutionPage();
+    QWidget* buildCreditsPage();
+    QLineEdit* addLine(QFormLayout* form, const QString& name, const QString& label, const QString& envVar,
+                       bool secret = false, bool browse = false, bool directory = false);
+    void showReport(const ValidationReport& report);
+    void updateEnvHints();
+    void updateBalance();
+    void topUp();
+
+    struct FieldInfo {
+        QLineEdit* edit = nullptr;
+        QLabel* hint = nullptr;
+        QString envVar;
+        bool secret = false;
+    };
+    QHash<QString, FieldInfo> m_lines;
+    QHash<QString, QString> m_clearedSecrets;
+    AppSettings m_settings;
+    QProcessEnvironment m_env = QProcessEnvironment::systemEnvironment();
+    Validator m_validator;
+    SecretSaver m_secretSaver;
+    TopUpHandler m_topUp;
+    QSet<QString> m_storedSecrets;
+    qint64 m_balanceMicros = 0;
+    bool m_validating = false;
+
+    QComboBox* m_provider = nullptr;
+    QLabel* m_providerHint = nullptr;
+    QStackedWidget* m_providerPages = nullptr;
+    QPushButton* m_validateButton = nullptr;
+    QProgressBar* m_busy = nullptr;
+    QListWidget* m_report = nullptr;
+    QLabel* m_reportSummary = nullptr;
+    QSpinBox* m_deadline = nullptr;
+    QSpinBox* m_memory = nullptr;
+    QCheckBox* m_network = nullptr;
+    QCheckBox* m_credits = nullptr;
+    QLabel* m_balance = nullptr;
+    QDoubleSpinBox* m_topUpAmount = nullptr;
+    QPushButton* m_topUpButton = nullptr;
+};
+
+} // namespace sandpad

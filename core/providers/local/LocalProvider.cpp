@@ -127,7 +127,8 @@ QString LocalProvider::buildFontCache()
         QTemporaryDir build(QDir::tempPath() + QStringLiteral("/sandpad-mplbuild-XXXXXX"));
         if (!build.isValid())
             return {};
-        ::chmod(QFile::encodeName(build.path()).constData(), 0777);
+        if (!LocalSandbox::restrictToSandboxUser(build.path()))
+            return {};
         LocalSandboxConfig config;
         config.bwrap = m_bwrap;
         config.setpriv = m_setpriv;

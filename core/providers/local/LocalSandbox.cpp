@@ -98,6 +98,17 @@ QString readLink(const QString& path)
     return n > 0 ? QString::fromLatin1(buf, n) : QString();
 }
 
+bool restrictToSandboxUserImpl(const QString& path)
+{
+    // Only the sandbox's user may enter (the snippet's code is private): under root that is
+    // uid 65534 (root drops to it before bwrap), otherwise the user, mapped to 65534 inside.
+    const QByteArray p = QFile::encodeName(path);
+    if (::geteuid() == 0 &&
+        ::chown(p.constData(), LocalSandbox::kSandboxUid, LocalSandbox::kSandboxUid) != 0)
+        return false;
+    return ::chmod(p.constData(), 0700) == 0;
+}
+
 // A zombie is already dead: it only waits for a (possibly slow) reaper outside the sandbox,
 // e.g. the sandbox's PID 1 reparented to a container's init.
 bool isZombie(const QString& procDir)
@@ -126,8 +137,7 @@ LocalSandbox::LocalSandbox(const LocalSandboxConfig& config) : m_config(config)
                                 .arg(QDir::tempPath(), m_dir->errorString()));
     m_id = QStringLiteral("local-") + QFileInfo(m_dir->path()).fileName().mid(8);
     const QString root = m_dir->path();
-    // uid 65534 must traverse and read it (root drops to that uid before bwrap).
-    bool ok = ::chmod(QFile::encodeName(root).constData(), 0755) == 0;
+    bool ok = restrictToSandboxUserImpl(root);
     ok = ok && QDir(root).mkdir(QStringLiteral("work")) && QDir(root).mkdir(QStringLiteral("etc"));
     ok = ok && ::chmod(QFile::encodeName(root + QStringLiteral("/work")).constData(), 0755) == 0;
     ok = ok && ::chmod(QFile::encodeName(root + QStringLiteral("/etc")).constData(), 0755) == 0;
@@ -148,6 +158,11 @@ LocalSandbox::LocalSandbox(const LocalSandboxConfig& config) : m_config(config)
     if (!ok)
         throw ProviderError(ProviderError::Kind::Io,
                             QStringLiteral("Cannot prepare the sandbox folder %1").arg(root));
+}
+
+bool LocalSandbox::restrictToSandboxUser(const QString& path)
+{
+    return restrictToSandboxUserImpl(path);
 }
 
 LocalSandbox::~LocalSandbox()

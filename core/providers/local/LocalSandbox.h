@@ -49,6 +49,8 @@ public:
     // Frames cut because the result channel exceeded kMaxResultBytes, and a protocol error if any.
     QStringList truncatedResults() const { return m_truncated; }
     QString resultChannelError() const { return m_resultError; }
+    // chmod 0700, and under root chown to uid 65534: a folder only the sandbox user can enter.
+    static bool restrictToSandboxUser(const QString& path);
     // The full argv (program first) that run() would start for a command; for tests and docs.
     QStringList commandLine(const SandboxCommand& command) const;
 

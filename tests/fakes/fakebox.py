@@ -383,6 +383,15 @@ def serve(handler_cls, state, port=0):
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
+
+    # A test that crashes never stops us: leave when the parent goes away.
+    parent = os.getppid()
+
+    def orphan_watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGTERM)
+    threading.Thread(target=orphan_watch, daemon=True).start()
     try:
         server.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:

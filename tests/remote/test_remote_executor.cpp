@@ -1,0 +1,286 @@
+// The full Executor (real wrappers) against each remote provider: the Vercel and Daytona fakes and
+// the example command provider. Same snippets as tests/engine, same results expected.
+#include "FakeServer.h"
+
+#include "accounting/UsageLedger.h"
+#include "engine/ExecutionRequest.h"
+#include "engine/Executor.h"
+#include "engine/RunHandle.h"
+#include "providers/command/CommandProvider.h"
+#include "providers/daytona/DaytonaProvider.h"
+#include "providers/vercel/VercelProvider.h"
+#include "storage/Database.h"
+
+#include <QElapsedTimer>
+#include <QImage>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <sys/resource.h>
+
+using namespace sandpad;
+
+class TestRemoteExecutor : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dataDir;
+    std::unique_ptr<Database> m_db;
+    std::unique_ptr<UsageLedger> m_ledger;
+    std::unique_ptr<FakeServer> m_vercel, m_daytona;
+    QMap<QString, std::shared_ptr<Executor>> m_executors;
+
+    static QString providerName()
+    {
+        QFETCH_GLOBAL(QString, provider);
+        return provider;
+    }
+    FakeServer* fake() const
+    {
+        const QString p = providerName();
+        return p == QLatin1String("vercel") ? m_vercel.get() : p == QLatin1String("daytona") ? m_daytona.get() : nullptr;
+    }
+    ExecutionResult run(Language lang, const QString& code, int deadline = 60)
+    {
+        auto request = ExecutionRequest::adHoc(lang, code, lang == Language::Python ? QStringLiteral("snippet.py")
+                                                                                  : QStringLiteral("snippet.mjs"));
+        request.deadlineSeconds = deadline;
+        return m_executors.value(providerName())->run(request);
+    }
+    ExecutionResult py(const QString& code, int deadline = 60) { return run(Language::Python, code, deadline); }
+    static QString describe(const ExecutionResult& r)
+    {
+        return QStringLiteral("status=%1 reason=%2 stdout=%3 stderr=%4 error=%5")
+            .arg(runStatusName(r.status), r.reason, r.stdoutText.left(500), r.stderrText.left(1000),
+                 r.error ? r.error->name + QStringLiteral(": ") + r.error->value : QString());
+    }
+    // Every sandbox the fake created was stopped/deleted and is gone.
+    void verifyCleaned()
+    {
+        if (FakeServer* f = fake()) {
+            QString why;
+            QVERIFY2(f->allCleaned(&why), qPrintable(why));
+        }
+    }
+
+private slots:
+    void initTestCase_data()
+    {
+        QTest::addColumn<QString>("provider");
+        QTest::newRow("vercel") << QStringLiteral("vercel");
+        QTest::newRow("daytona") << QStringLiteral("daytona");
+        QTest::newRow("command") << QStringLiteral("command");
+    }
+
+    void initTestCase()
+    {
+        QVERIFY(m_dataDir.isValid());
+        m_db = std::make_unique<Database>(m_dataDir.path());
+        QVERIFY(m_db->open());
+        m_ledger = std::make_unique<UsageLedger>(*m_db);
+        m_vercel = std::make_unique<FakeServer>(QStringLiteral("fake_vercel.py"));
+        m_daytona = std::make_unique<FakeServer>(QStringLiteral("fake_daytona.py"));
+        QVERIFY(m_vercel->started() && m_daytona->started());
+
+        VercelConfig v;
+        v.apiUrl = m_vercel->base();
+        v.token = QStringLiteral("vercel_test_token_123");
+        v.teamId = QStringLiteral("team_fake");
+        v.projectId = QStringLiteral("prj_fake");
+        v.basePackages = {QStringLiteral("matplotlib"), QStringLiteral("numpy"), QStringLiteral("pandas"), QStringLiteral("sympy")};
+        v.confirmTimeoutMs = 3000;
+        DaytonaConfig d;
+        d.apiUrl = m_daytona->base() + QStringLiteral("/api");
+        d.apiKey = QStringLiteral("dtn_test_key_0123456789");
+        d.organizationId = QStringLiteral("org_fake");
+        d.basePackages = v.basePackages;
+        d.confirmTimeoutMs = 3000;
+        CommandProviderConfig c;
+        c.program = QStringLiteral(SANDPAD_SOURCE_DIR "/resources/runtime/command-provider-example.py");
+        m_executors.insert(QStringLiteral("vercel"), std::make_shared<Executor>(std::make_shared<VercelProvider>(v), m_ledger.get()));
+        m_executors.insert(QStringLiteral("daytona"), std::make_shared<Executor>(std::make_shared<DaytonaProvider>(d), m_ledger.get()));
+        m_executors.insert(QStringLiteral("command"), std::make_shared<Executor>(std::make_shared<CommandProvider>(c), m_ledger.get()));
+    }
+
+    void init()
+    {
+        if (FakeServer* f = fake())
+            f->reset();
+    }
+
+    void printWithRequestCountAndOverhead()
+    {
+        // This process's CPU time over the run = what the client itself costs (the fakes and the
+        // sandboxed programs are other processes).
+        auto cpuMs = [] {
+            rusage u{};
+            getrusage(RUSAGE_SELF, &u);
+            return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000.0 + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1000.0;
+        };
+        py(QStringLiteral("print('warm-up')\n")); // first-use costs (TLS-free QNAM setup, resources)
+        if (FakeServer* f = fake())
+            f->reset();
+        const double cpu0 = cpuMs();
+        QElapsedTimer clock;
+        clock.start();
+        const auto r = py(QStringLiteral("print('hello')\n"));
+        const qint64 total = clock.elapsed();
+        const double cpu = cpuMs() - cpu0;
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.stdoutText, QStringLiteral("hello\n"));
+        QCOMPARE(r.costMicros, 50000);
+        QVERIFY(r.cleanupConfirmed);
+        QCOMPARE(r.provider, providerName());
+        verifyCleaned();
+        if (FakeServer* f = fake()) {
+            const QJsonArray log = f->requests();
+            // Sequential requests: what the fake spent (incl. the command itself) vs the run's wall time.
+            const double busy = f->serverMs();
+            qInfo("%s print: %d requests, run %lld ms wall, fake busy %.0f ms, client CPU %.1f ms",
+                  qPrintable(providerName()), int(log.size()), total, busy, cpu);
+            QVERIFY(log.size() <= 16);
+        } else {
+            qInfo("%s print: run %lld ms wall, client CPU %.1f ms", qPrintable(providerName()), total, cpu);
+        }
+    }
+
+    void resultValue()
+    {
+        const auto r = py(QStringLiteral("import numpy as np\nresult = np.mean([1, 2, 3, 4, 5])\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.result.value_or(QString()), QStringLiteral("3.0"));
+    }
+
+    void sineWavePng()
+    {
+        const auto r = py(QStringLiteral(
+            "import matplotlib.pyplot as plt\nimport numpy as np\n\nx = np.linspace(0, 10, 100)\ny = np.sin(x)\n\n"
+            "plt.figure(figsize=(10, 6))\nplt.plot(x, y)\nplt.title(\"Sine Wave\")\nplt.xlabel(\"x\")\nplt.ylabel(\"sin(x)\")\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.charts.size(), 1);
+        QCOMPARE(r.charts[0].kind, RunChart::Kind::Png);
+        QImage image;
+        QVERIFY(image.loadFromData(r.charts[0].png, "PNG"));
+        QVERIFY(image.width() > 600 && image.height() > 300);
+        verifyCleaned();
+    }
+
+    void chartDicts()
+    {
+        auto r = py(QStringLiteral("chart = {'type': 'line', 'title': 'T', 'elements': [{'label': 's', 'points': [[0, 1], [1, 2]]}]}\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.charts.size(), 1);
+        QCOMPARE(r.charts[0].spec.value(QStringLiteral("type")).toString(), QStringLiteral("line"));
+        r = py(QStringLiteral("chart = {'type': 'bar', 'title': 'B', 'elements': [{'label': 'Q1', 'group': 'A', 'value': 3}, "
+                              "{'label': 'Q2', 'group': 'A', 'value': 5}]}\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.charts[0].spec.value(QStringLiteral("type")).toString(), QStringLiteral("bar"));
+    }
+
+    void userException()
+    {
+        const auto r = py(QStringLiteral("print('before')\nx = 1 / 0\n"));
+        QCOMPARE(r.status, RunStatus::Error);
+        QCOMPARE(r.stdoutText, QStringLiteral("before\n"));
+        QVERIFY(r.error.has_value());
+        QCOMPARE(r.error->name, QStringLiteral("ZeroDivisionError"));
+        QCOMPARE(r.error->line().value_or(-1), 2);
+        QCOMPARE(r.costMicros, 50000);
+        verifyCleaned();
+    }
+
+    void javascript()
+    {
+        auto r = run(Language::JavaScript, QStringLiteral("console.log('hi from node');\nconst result = {a: 1};\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.stdoutText, QStringLiteral("hi from node\n"));
+        QCOMPARE(r.result.value_or(QString()), QStringLiteral("{ a: 1 }"));
+        r = run(Language::JavaScript, QStringLiteral("throw new TypeError('bad thing');\n"));
+        QCOMPARE(r.status, RunStatus::Error);
+        QCOMPARE(r.error->name, QStringLiteral("TypeError"));
+    }
+
+    void timeout()
+    {
+        QElapsedTimer clock;
+        clock.start();
+        const auto r = py(QStringLiteral("import time\nprint('start', flush=True)\ntime.sleep(60)\n"), 3);
+        QCOMPARE(r.status, RunStatus::Timeout);
+        QCOMPARE(r.costMicros, 0);
+        QVERIFY(r.cleanupConfirmed);
+        QCOMPARE(r.stdoutText, QStringLiteral("start\n"));
+        QVERIFY2(clock.elapsed() < 9000, qPrintable(QString::number(clock.elapsed())));
+        verifyCleaned();
+    }
+
+    void cancellation()
+    {
+        RunHandle* handle = m_executors.value(providerName())->start(
+            ExecutionRequest::adHoc(Language::Python, QStringLiteral("import time\nprint('x', flush=True)\ntime.sleep(60)\n")));
+        QSignalSpy out(handle, &RunHandle::output);
+        QSignalSpy done(handle, &RunHandle::finished);
+        QVERIFY(out.wait(20000)); // the output arrived live, then we cancel
+        handle->cancel();
+        QVERIFY(done.count() > 0 || done.wait(15000));
+        const ExecutionResult r = handle->result();
+        QCOMPARE(r.status, RunStatus::Cancelled);
+        QCOMPARE(r.costMicros, 0);
+        QVERIFY(r.cleanupConfirmed);
+        verifyCleaned();
+    }
+
+    void faultsEndCleanly()
+    {
+        FakeServer* f = fake();
+        if (!f)
+            QSKIP("no fault injection for the command provider");
+        // A dropped log stream (Vercel) / a failing toolbox (Daytona): infrastructure error, $0,
+        // and the sandbox still deleted.
+        if (providerName() == QLatin1String("vercel"))
+            f->inject({{QStringLiteral("options"), QJsonObject{{QStringLiteral("cut_logs"),
+                                                                QJsonObject{{QStringLiteral("count"), 1}, {QStringLiteral("after_ms"), 200}}}}}});
+        else
+            f->inject({{QStringLiteral("faults"), QJsonArray{QJsonObject{{QStringLiteral("path"), QStringLiteral("/logs$")},
+                                                                         {QStringLiteral("status"), 500},
+                                                                         {QStringLiteral("count"), 3}}}}});
+        auto r = py(QStringLiteral("import time\nfor i in range(10):\n    print(i, flush=True)\n    time.sleep(0.1)\n"));
+        QCOMPARE(r.status, RunStatus::InfrastructureError);
+        QCOMPARE(r.costMicros, 0);
+        QVERIFY2(r.reason.contains(QStringLiteral("log stream dropped")) || r.reason.contains(QStringLiteral("service unavailable")),
+                 qPrintable(r.reason));
+        QVERIFY(r.cleanupConfirmed);
+        verifyCleaned();
+
+        // A stop/delete that never confirms: reported, $0.
+        f->reset();
+        f->inject({{QStringLiteral("options"), QJsonObject{{QStringLiteral("stop_never_confirms"), true}}}});
+        r = py(QStringLiteral("print(1)\n"));
+        QCOMPARE(r.status, RunStatus::InfrastructureError);
+        QVERIFY(!r.cleanupConfirmed);
+        QCOMPARE(r.costMicros, 0);
+        QVERIFY2(r.reason.contains(QStringLiteral("not confirmed")), qPrintable(r.reason));
+        f->reset();
+
+        // Rate limited at create, then accepted: a normal run.
+        f->inject({{QStringLiteral("faults"), QJsonArray{QJsonObject{{QStringLiteral("method"), QStringLiteral("POST")},
+                                                                     {QStringLiteral("path"), QStringLiteral("^(/v1|/api)/sandbox(es)?$")},
+                                                                     {QStringLiteral("status"), 429},
+                                                                     {QStringLiteral("retry_after"), 1},
+                                                                     {QStringLiteral("count"), 1}}}}});
+        r = py(QStringLiteral("print(2)\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(f->count(QStringLiteral("^POST (/v1|/api)/sandbox(es)?$")), 2);
+
+        // Persistent 500 at create: a clear error, nothing created.
+        f->reset();
+        f->inject({{QStringLiteral("faults"), QJsonArray{QJsonObject{{QStringLiteral("path"), QStringLiteral("^(/v1|/api)/sandbox(es)?$")},
+                                                                     {QStringLiteral("status"), 500},
+                                                                     {QStringLiteral("count"), 3}}}}});
+        r = py(QStringLiteral("print(3)\n"));
+        QCOMPARE(r.status, RunStatus::InfrastructureError);
+        QVERIFY2(r.reason.contains(QStringLiteral("service unavailable")), qPrintable(r.reason));
+        QCOMPARE(r.costMicros, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRemoteExecutor)
+#include "test_remote_executor.moc"

@@ -137,6 +137,13 @@ private slots:
             const double busy = f->serverMs();
             qInfo("%s print: %d requests, run %lld ms wall, fake busy %.0f ms, client CPU %.1f ms",
                   qPrintable(providerName()), int(log.size()), total, busy, cpu);
+            QStringList steps;
+            for (const auto& v : log) {
+                const QJsonObject e = v.toObject();
+                steps << e.value(QLatin1String("method")).toString() + QLatin1Char(' ') +
+                             e.value(QLatin1String("path")).toString().section(QLatin1Char('/'), -2);
+            }
+            qInfo("%s requests: %s", qPrintable(providerName()), qPrintable(steps.join(QStringLiteral(", "))));
             QVERIFY(log.size() <= 16);
         } else {
             qInfo("%s print: run %lld ms wall, client CPU %.1f ms", qPrintable(providerName()), total, cpu);

@@ -33,6 +33,14 @@ SecretStore::Result toResult(QKeychain::Job* job, Op op)
         r.error = QStringLiteral("access to the OS keychain was denied (%1)").arg(job->errorString());
         break;
     default:
+#if defined(Q_OS_LINUX)
+        // Without a D-Bus session QtKeychain only says "Unknown error": name the real cause.
+        if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS")) {
+            r.error = QStringLiteral("no OS keychain is available (no D-Bus session, so no Secret Service or "
+                                     "KWallet); use environment variables instead");
+            break;
+        }
+#endif
         r.error = QStringLiteral("OS keychain error: %1").arg(job->errorString());
         break;
     }

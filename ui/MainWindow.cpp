@@ -1,21 +1,25 @@
 #include "MainWindow.h"
 
 #include "MainWindowActions.h"
-#include "MainWindowChartPane.h"
 #include "accounting/CreditsAccount.h"
+#include "charts/ChartPane.h"
 #include "console/RunController.h"
 #include "console/RunEntry.h"
 #include "console/RunNotebook.h"
+#include "engine/RunRecordConversion.h"
 #include "editor/CodeEditor.h"
 #include "editor/EditorPage.h"
 #include "editor/EditorTabs.h"
 #include "editor/FindReplaceBar.h"
 #include "examples/ExamplesMenu.h"
 #include "statusbar/RunStatusBar.h"
+#include "usage/UsageView.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -34,7 +38,7 @@ MainWindow::MainWindow(const MainWindowServices& services, QWidget* parent)
     m_actions = new MainWindowActions(this);
     buildLayout();
     m_runs = new RunController(services.executor, m_notebook, this);
-    m_runs->setHistory(services.history);
+    m_runs->setHistory(services.history, services.saveRunsToHistory);
     m_runs->setDeadlineSeconds(services.deadlineSeconds);
     connectActions();
 
@@ -65,7 +69,8 @@ void MainWindow::buildLayout()
     editorLayout->addWidget(m_findBar);
 
     m_notebook = new RunNotebook;
-    m_charts = new MainWindowChartPane;
+    m_charts = new ChartPane;
+    m_charts->setAccessibleName(tr("Charts"));
     auto* right = new QSplitter(Qt::Vertical);
     right->setObjectName(QStringLiteral("rightSplitter"));
     right->addWidget(m_notebook);
@@ -122,20 +127,8 @@ void MainWindow::connectActions()
     connect(a->clearNotebook, &QAction::triggered, m_notebook, &RunNotebook::clear);
     connect(m_notebook, &RunNotebook::clearRequested, m_notebook, &RunNotebook::clear);
     connect(a->examples, &ExamplesMenu::exampleChosen, this, qOverload<const Example&>(&MainWindow::openExample));
-    connect(a->settings, &QAction::triggered, this, [this] {
-        // INTEGRATION(charts-ui): the SettingsDialog from ui/settings, supplied by the session.
-        if (m_services.openSettings)
-            m_services.openSettings(this);
-        else
-            QMessageBox::information(this, tr("Settings"), tr("Settings are not available in this build."));
-    });
-    connect(a->usage, &QAction::triggered, this, [this] {
-        // INTEGRATION(charts-ui): the UsageView from ui/usage, supplied by the session.
-        if (m_services.openUsage)
-            m_services.openUsage(this);
-        else
-            QMessageBox::information(this, tr("Usage"), tr("The usage view is not available in this build."));
-    });
+    connect(a->settings, &QAction::triggered, this, &MainWindow::openSettings);
+    connect(a->usage, &QAction::triggered, this, &MainWindow::openUsage);
     connect(a->about, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About Sandpad"),
                            tr("<b>Sandpad %1</b><p>Run Python and JavaScript snippets in a secure sandbox.</p>")
@@ -152,16 +145,14 @@ void MainWindow::connectActions()
     connect(m_runs, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_notebook, &RunNotebook::tracebackLineActivated, this, &MainWindow::onTracebackLine);
     connect(m_notebook, &RunNotebook::entrySelected, this, [this] {
-        if (RunEntry* e = m_notebook->selectedEntry(); e && !e->isRunning() && e->runId() != m_charts->runId())
-            m_charts->showRun(e->record());
+        if (RunEntry* e = m_notebook->selectedEntry(); e && !e->isRunning())
+            showRunCharts(e);
     });
     connect(m_notebook, &RunNotebook::chartActivated, this, [this](const QString& runId, int index) {
-        RunEntry* e = m_notebook->entry(runId);
-        if (!e)
-            return;
-        if (m_charts->runId() != runId)
-            m_charts->showRun(e->record());
-        m_charts->showChart(index);
+        if (RunEntry* e = m_notebook->entry(runId)) {
+            showRunCharts(e);
+            m_charts->selectChart(index);
+        }
     });
 }
 
@@ -229,7 +220,7 @@ void MainWindow::onRunFinished(const ExecutionResult& result)
     RunEntry* entry = m_notebook->entry(result.runId);
     if (entry) {
         m_notebook->select(entry);
-        m_charts->showRun(entry->record());
+        showRunCharts(entry);
     }
     if (result.error && entry) {
         if (const auto line = result.error->line()) {
@@ -289,12 +280,66 @@ void MainWindow::startValidation()
     }).detach();
 }
 
+void MainWindow::setProvider(const QString& name, std::function<ValidationReport()> validate)
+{
+    m_services.providerName = name;
+    m_services.validate = std::move(validate);
+    m_status->setProvider(name);
+    startValidation();
+}
+
 void MainWindow::refreshCredits()
 {
     if (m_services.credits && m_services.credits->enabled())
         m_status->setCreditsBalance(m_services.credits->balanceMicros());
     else
         m_status->setCreditsBalance(std::nullopt);
+}
+
+void MainWindow::showRunCharts(RunEntry* entry)
+{
+    // Keep the pane (and the user's zoom) when the run is already shown.
+    if (!entry || entry->runId() == m_chartRunId)
+        return;
+    m_chartRunId = entry->runId();
+    m_charts->setCharts(fromRunRecord(entry->record()).charts);
+}
+
+void MainWindow::openUsage()
+{
+    if (m_services.openUsage) {
+        m_services.openUsage(this);
+        return;
+    }
+    if (!m_usageWindow) {
+        auto* dialog = new QDialog(this);
+        dialog->setWindowTitle(tr("Usage — Sandpad"));
+        dialog->setAccessibleName(tr("Usage"));
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        auto* view = new UsageView(dialog);
+        view->setLedger(m_services.ledger);
+        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+        connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+        auto* layout = new QVBoxLayout(dialog);
+        layout->addWidget(view, 1);
+        layout->addWidget(buttons);
+        dialog->resize(900, 560);
+        m_usageWindow = dialog;
+        connect(this, &MainWindow::runFinished, view, &UsageView::refresh);
+    }
+    m_usageWindow->show();
+    m_usageWindow->raise();
+    m_usageWindow->activateWindow();
+}
+
+void MainWindow::openSettings()
+{
+    // The session applies settings (provider, secrets in the keychain, executor config).
+    if (m_services.openSettings)
+        m_services.openSettings(this);
+    else
+        QMessageBox::information(this, tr("Settings"), tr("Settings are not available in this build."));
+    refreshCredits();
 }
 
 void MainWindow::openExample(const Example& example)

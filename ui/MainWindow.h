@@ -18,7 +18,8 @@ class EditorTabs;
 class Executor;
 class FindReplaceBar;
 class MainWindowActions;
-class MainWindowChartPane;
+class ChartPane;
+class UsageView;
 class RunController;
 class RunEntry;
 class RunHistory;
@@ -30,6 +31,7 @@ class UsageLedger;
 struct MainWindowServices {
     Executor* executor = nullptr;
     RunHistory* history = nullptr;
+    bool saveRunsToHistory = false;                    // false: the Workspace stores runs itself
     UsageLedger* ledger = nullptr;
     CreditsAccount* credits = nullptr;
     QString providerName;                              // shown in the status bar
@@ -52,7 +54,8 @@ public:
     RunStatusBar* runStatusBar() const { return m_status; }
     MainWindowActions* actions() const { return m_actions; }
     RunController* runs() const { return m_runs; }
-    MainWindowChartPane* chartPane() const { return m_charts; }
+    ChartPane* chartPane() const { return m_charts; }
+    QString chartRunId() const { return m_chartRunId; } // the run whose charts the pane shows
     FindReplaceBar* findBar() const { return m_findBar; }
 
     bool runAll();
@@ -61,6 +64,8 @@ public:
     void openExample(const Example& example);
     bool openExample(const QString& name);
     qint64 sessionTotalMicros() const { return m_sessionTotal; }
+    // The session switched providers (after Settings): show it and validate it again.
+    void setProvider(const QString& name, std::function<ValidationReport()> validate);
 
 signals:
     void runFinished(const sandpad::ExecutionResult& result);
@@ -86,13 +91,18 @@ private:
     bool confirmDiscard(EditorPage* page);
     void updateTitle();
     void refreshCredits();
+    void showRunCharts(RunEntry* entry);
+    void openUsage();
+    void openSettings();
 
     MainWindowServices m_services;
     MainWindowActions* m_actions = nullptr;
     EditorTabs* m_tabs = nullptr;
     FindReplaceBar* m_findBar = nullptr;
     RunNotebook* m_notebook = nullptr;
-    MainWindowChartPane* m_charts = nullptr;
+    ChartPane* m_charts = nullptr;
+    QString m_chartRunId;
+    QPointer<QWidget> m_usageWindow;
     RunStatusBar* m_status = nullptr;
     RunController* m_runs = nullptr;
     QHash<RunEntry*, Origin> m_origins;

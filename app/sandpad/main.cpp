@@ -1,13 +1,9 @@
 // The desktop client: opens the workspace, builds the executor from the settings and shows the
-// main window. --run-example/--screenshot drive it for the screenshot script.
+// main window. --run-example/--screenshot drive it for tests/screenshots/take-screenshots.sh.
 #include "MainWindow.h"
-#include "accounting/CreditsAccount.h"
-#include "accounting/UsageLedger.h"
-#include "documents/DocumentStore.h"
+#include "WorkspaceServices.h"
+#include "workspace/Workspace.h"
 #include "engine/Executor.h"
-#include "notebook/RunHistory.h"
-#include "providers/ProviderError.h"
-#include "providers/ProviderRegistry.h"
 #include "settings/AppSettings.h"
 #include "storage/Database.h"
 
@@ -35,71 +31,36 @@ int main(int argc, char** argv)
     parser.addOptions({dataDir, runExample, screenshot});
     parser.process(app);
 
-    Database database(parser.isSet(dataDir) ? parser.value(dataDir) : Database::defaultDataDir());
-    if (!database.open()) {
-        QMessageBox::critical(nullptr, QStringLiteral("Sandpad"), database.error());
+    Workspace workspace(parser.isSet(dataDir) ? parser.value(dataDir) : Database::defaultDataDir());
+    if (!workspace.open()) {
+        QMessageBox::critical(nullptr, QStringLiteral("Sandpad"), workspace.error());
         return 1;
     }
-    UsageLedger ledger(database);
-    CreditsAccount credits(database);
-    DocumentStore documents(database);
-    RunHistory history(database);
-
     AppSettings settings = AppSettings::load();
     settings.applyEnvironment();
     settings.sanitize();
-    std::shared_ptr<SandboxProvider> provider;
-    QString providerProblem;
-    try {
-        provider = ProviderRegistry::create(settings);
-    } catch (const ProviderError& e) {
-        providerProblem = e.message();
-    }
-    Executor executor(provider, &ledger, &documents, &credits);
-    ExecutorConfig config;
-    config.deadlineSeconds = settings.deadlineSeconds;
-    config.sandbox.allowNetwork = settings.allowNetwork;
-    config.sandbox.memoryLimitMb = settings.memoryLimitMb;
-    config.sandbox.pipWheelDir = settings.pipWheelDir;
-    config.sandbox.pipIndexUrl = settings.pipIndexUrl;
-    executor.setConfig(config);
+    workspace.applySettings(settings); // a provider problem shows in the status bar
 
-    MainWindowServices services;
-    services.executor = &executor;
-    services.history = &history;
-    services.ledger = &ledger;
-    services.credits = &credits;
-    services.providerName = provider ? provider->name() : QStringLiteral("none");
-    services.deadlineSeconds = settings.deadlineSeconds;
-    services.validate = [provider, providerProblem] {
-        if (provider)
-            return provider->validate();
-        ValidationReport report;
-        report.provider = QStringLiteral("none");
-        report.items.append({QStringLiteral("provider"), ValidationItem::Level::Error,
-                             providerProblem.isEmpty() ? QStringLiteral("no provider selected") : providerProblem});
-        return report;
-    };
-    MainWindow window(services);
+    MainWindow window(workspaceServices(workspace));
     window.show();
 
     auto takeScreenshot = [&] {
-        if (parser.isSet(screenshot)) {
-            window.grab().save(parser.value(screenshot));
-            QApplication::quit();
-        }
+        window.grab().save(parser.value(screenshot));
+        QApplication::quit();
     };
     if (parser.isSet(runExample)) {
         if (!window.openExample(parser.value(runExample))) {
             qCritical("unknown example: %s", qPrintable(parser.value(runExample)));
             return 2;
         }
-        QObject::connect(&window, &MainWindow::runFinished, &window, [&] { QTimer::singleShot(800, &window, takeScreenshot); });
+        if (parser.isSet(screenshot))
+            QObject::connect(&window, &MainWindow::runFinished, &window,
+                             [&] { QTimer::singleShot(1000, &window, takeScreenshot); });
         QTimer::singleShot(300, &window, [&] { window.runAll(); });
     } else if (parser.isSet(screenshot)) {
         QTimer::singleShot(1500, &window, takeScreenshot);
     }
     const int status = QApplication::exec();
-    executor.waitForAll();
+    workspace.executor().waitForAll();
     return status;
 }

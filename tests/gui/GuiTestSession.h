@@ -1,58 +1,30 @@
 #pragma once
 
-// The services a MainWindow needs, opened on a data dir the way the app does (local provider).
+// A workspace on a data dir with the local provider, and the main window's services over it,
+// built the way the app builds them (app/sandpad/WorkspaceServices).
 #include "MainWindow.h"
-#include "accounting/CreditsAccount.h"
-#include "accounting/UsageLedger.h"
-#include "documents/DocumentStore.h"
-#include "engine/Executor.h"
-#include "notebook/RunHistory.h"
-#include "providers/ProviderRegistry.h"
+#include "WorkspaceServices.h"
 #include "settings/AppSettings.h"
-#include "storage/Database.h"
+#include "workspace/Workspace.h"
 
 #include <memory>
 
 namespace sandpad {
 
 struct GuiTestSession {
-    explicit GuiTestSession(const QString& dataDir) : database(dataDir)
+    explicit GuiTestSession(const QString& dataDir) : workspace(dataDir)
     {
-        opened = database.open();
-        ledger = std::make_unique<UsageLedger>(database);
-        credits = std::make_unique<CreditsAccount>(database);
-        documents = std::make_unique<DocumentStore>(database);
-        history = std::make_unique<RunHistory>(database);
+        opened = workspace.open();
         AppSettings settings;
         settings.provider = QStringLiteral("local");
         settings.poolSize = 0;
-        provider = ProviderRegistry::create(settings);
-        executor = std::make_unique<Executor>(provider, ledger.get(), documents.get(), credits.get());
+        providerReady = opened && workspace.applySettings(settings);
     }
-    ~GuiTestSession()
-    {
-        if (executor)
-            executor->waitForAll();
-    }
-    MainWindowServices services() const
-    {
-        MainWindowServices s;
-        s.executor = executor.get();
-        s.history = history.get();
-        s.ledger = ledger.get();
-        s.credits = credits.get();
-        s.providerName = provider ? provider->name() : QStringLiteral("none");
-        return s;
-    }
+    MainWindowServices services() { return workspaceServices(workspace); }
 
-    Database database;
+    Workspace workspace;
     bool opened = false;
-    std::unique_ptr<UsageLedger> ledger;
-    std::unique_ptr<CreditsAccount> credits;
-    std::unique_ptr<DocumentStore> documents;
-    std::unique_ptr<RunHistory> history;
-    std::shared_ptr<SandboxProvider> provider;
-    std::unique_ptr<Executor> executor;
+    bool providerReady = false;
 };
 
 } // namespace sandpad

@@ -4,7 +4,8 @@
 
 #include "MainWindow.h"
 #include "MainWindowActions.h"
-#include "MainWindowChartPane.h"
+#include "charts/ChartPane.h"
+#include "charts/ChartViewer.h"
 #include "console/OutputView.h"
 #include "console/RunController.h"
 #include "console/RunEntry.h"
@@ -63,7 +64,7 @@ private slots:
         QVERIFY(m_dir.isValid());
         m_session = std::make_unique<GuiTestSession>(m_dir.path());
         QVERIFY(m_session->opened);
-        QVERIFY(m_session->provider);
+        QVERIFY(m_session->providerReady);
         openWindow();
     }
 
@@ -176,6 +177,21 @@ private slots:
         QVERIFY(entry->headerText().contains(QStringLiteral("javascript")));
         QCOMPARE(entry->outputView()->toPlainText(), QStringLiteral("from node"));
         QCOMPARE(entry->resultText(), QStringLiteral("1024"));
+    }
+
+    void chartDictShowsInTheViewer()
+    {
+        QVERIFY(m_window->openExample(QStringLiteral("grouped_bar")));
+        QVERIFY(m_window->runAll());
+        QVERIFY(waitForIdle(60000));
+        RunEntry* entry = lastEntry();
+        QVERIFY2(entry->statusText() == QStringLiteral("success"), qPrintable(entry->record().message));
+        QCOMPARE(entry->record().charts.size(), 1);
+        QCOMPARE(m_window->chartRunId(), entry->runId());
+        QCOMPARE(m_window->chartPane()->count(), 1);
+        QCOMPARE(m_window->chartPane()->currentView(), static_cast<QWidget*>(m_window->chartPane()->chartViewer()));
+        QVERIFY(m_window->chartPane()->chartViewer()->hasChart());
+        QCOMPARE(m_window->chartPane()->chartViewer()->chart().title, QStringLiteral("Revenue by quarter (k$)"));
     }
 
     void restartListsPreviousRuns()

@@ -15,7 +15,7 @@ namespace sandpad {
 class OutputView : public QPlainTextEdit {
     Q_OBJECT
 public:
-    static constexpr int kMaxViewLines = 3000;
+    static constexpr int kMaxViewLines = 2000;
     static constexpr qsizetype kMaxKeptChars = 64 << 20;
     static constexpr int kFlushIntervalMs = 40;
     static constexpr int kMaxVisibleLines = 18; // taller output scrolls inside the view

@@ -2,7 +2,7 @@
 
 #include "console/RunEntry.h"
 #include "console/RunNotebook.h"
-#include "console/RunRecordConversion.h"
+#include "engine/RunRecordConversion.h"
 #include "engine/Executor.h"
 #include "engine/RunHandle.h"
 #include "notebook/RunHistory.h"
@@ -58,7 +58,7 @@ void RunController::onFinished(const ExecutionResult& result)
     const RunRecord record = toRunRecord(result, m_startedAt);
     if (m_entry)
         m_entry->finish(record);
-    if (m_history) {
+    if (m_history && m_saveToHistory) {
         // Storing megabytes of output takes a while: keep it off the GUI thread (in order).
         RunHistory* history = m_history;
         m_savePool.start([history, record] { history->save(record); });

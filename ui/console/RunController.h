@@ -25,7 +25,13 @@ public:
     RunController(Executor* executor, RunNotebook* notebook, QObject* parent = nullptr);
     ~RunController() override; // waits for runs being stored
 
-    void setHistory(RunHistory* history) { m_history = history; }
+    // The history the notebook is filled from; saveRuns: also store finished runs there (off the
+    // GUI thread). Leave it false when the Workspace stores them itself.
+    void setHistory(RunHistory* history, bool saveRuns = false)
+    {
+        m_history = history;
+        m_saveToHistory = saveRuns;
+    }
     void setDeadlineSeconds(int seconds) { m_deadlineSeconds = seconds; }
 
     // Starts a run; false when one is already running (or there is no executor).
@@ -48,6 +54,7 @@ private:
     Executor* m_executor;
     RunNotebook* m_notebook;
     RunHistory* m_history = nullptr;
+    bool m_saveToHistory = false;
     int m_deadlineSeconds = 300;
     QPointer<RunHandle> m_handle;
     QPointer<RunEntry> m_entry;

@@ -1,0 +1,84 @@
+#include "WorkspaceServices.h"
+
+#include "accounting/CreditsAccount.h"
+#include "workspace/Workspace.h"
+#include "engine/Executor.h"
+#include "providers/ProviderError.h"
+#include "providers/ProviderRegistry.h"
+#include "settings/SecretStore.h"
+#include "settings/SettingsDialog.h"
+
+namespace sandpad {
+
+namespace {
+
+ValidationReport refusal(const QString& provider, const QString& why)
+{
+    return ValidationReport{provider, {{QStringLiteral("provider"), ValidationItem::Level::Error, why}}};
+}
+
+// Validates a provider built from settings; blocking, for a worker thread.
+std::function<ValidationReport()> validatorFor(std::shared_ptr<SandboxProvider> provider, const QString& problem)
+{
+    return [provider, problem] {
+        return provider ? provider->validate()
+                        : refusal(QStringLiteral("none"), problem.isEmpty() ? QStringLiteral("no provider selected") : problem);
+    };
+}
+
+void openSettings(Workspace& workspace, QWidget* parent)
+{
+    SettingsDialog dialog(parent);
+    dialog.setSettings(workspace.settings());
+    dialog.setCredits(workspace.credits().enabled(), workspace.credits().balanceMicros());
+    dialog.setTopUpHandler([&workspace](qint64 micros) {
+        workspace.credits().topUp(micros);
+        return workspace.credits().balanceMicros();
+    });
+    dialog.setValidator([settings = workspace.settings()](const QString& name) mutable {
+        settings.provider = name;
+        try {
+            if (auto provider = ProviderRegistry::create(settings))
+                return provider->validate();
+        } catch (const ProviderError& e) {
+            return refusal(name, e.message());
+        }
+        return refusal(name, QStringLiteral("no provider selected"));
+    });
+    dialog.setSecretSaver([](const QString& key, const QString& value) {
+        const SecretStore store;
+        value.isEmpty() ? store.deleteSecret(key) : store.writeSecret(key, value);
+    });
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    workspace.credits().setEnabled(dialog.creditsEnabled());
+    AppSettings settings = dialog.settings();
+    settings.sanitize();
+    settings.save();
+    settings.applyEnvironment();
+    workspace.applySettings(settings);
+    if (auto* window = qobject_cast<MainWindow*>(parent)) {
+        const auto provider = workspace.provider();
+        window->setProvider(provider ? provider->name() : QStringLiteral("none"),
+                            validatorFor(provider, workspace.error()));
+    }
+}
+
+} // namespace
+
+MainWindowServices workspaceServices(Workspace& workspace)
+{
+    MainWindowServices services;
+    services.executor = &workspace.executor();
+    services.history = &workspace.history();
+    services.ledger = &workspace.ledger();
+    services.credits = &workspace.credits();
+    const auto provider = workspace.provider();
+    services.providerName = provider ? provider->name() : QStringLiteral("none");
+    services.validate = validatorFor(provider, workspace.error());
+    services.deadlineSeconds = workspace.settings().deadlineSeconds;
+    services.openSettings = [&workspace](QWidget* parent) { openSettings(workspace, parent); };
+    return services;
+}
+
+} // namespace sandpad

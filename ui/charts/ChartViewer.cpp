@@ -15,6 +15,7 @@
 #include <QRegularExpression>
 #include <QStackedWidget>
 #include <QTimeZone>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -86,6 +87,10 @@ ChartViewer::ChartViewer(QWidget* parent)
     m_plot->setMinimumSize(200, 150);
     connect(m_plot, &QCustomPlot::legendClick, this, &ChartViewer::onLegendClick);
     connect(m_plot, &QCustomPlot::mouseMove, this, &ChartViewer::onPlotMouseMove);
+    m_toolTipTimer = new QTimer(this);
+    m_toolTipTimer->setSingleShot(true);
+    m_toolTipTimer->setInterval(60);
+    connect(m_toolTipTimer, &QTimer::timeout, this, &ChartViewer::updateToolTip);
     m_stack->addWidget(m_plot);
 
     m_errorLabel = new QLabel(m_stack);
@@ -426,13 +431,23 @@ QString ChartViewer::toolTipAt(const QPointF& pos) const
 
 void ChartViewer::onPlotMouseMove(QMouseEvent* event)
 {
-    if (event->buttons() != Qt::NoButton) // panning: no tooltip
+    if (event->buttons() != Qt::NoButton) { // panning: no tooltip
+        m_toolTipTimer->stop();
         return;
-    const QString text = toolTipAt(event->position());
+    }
+    // Finding the nearest point of a million-point line costs about a replot: do it once the
+    // mouse pauses, not on every move event.
+    m_toolTipPos = event->position();
+    m_toolTipTimer->start();
+}
+
+void ChartViewer::updateToolTip()
+{
+    const QString text = toolTipAt(m_toolTipPos);
     if (text.isEmpty())
         QToolTip::hideText();
     else
-        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+        QToolTip::showText(m_plot->mapToGlobal(m_toolTipPos.toPoint()), text, m_plot);
 }
 
 bool ChartViewer::exportPng(const QString& path, int width, int height, int dpi)

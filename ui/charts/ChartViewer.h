@@ -13,6 +13,7 @@ class QCPTextElement;
 class QLabel;
 class QMouseEvent;
 class QStackedWidget;
+class QTimer;
 class QToolBar;
 
 namespace sandpad {
@@ -63,6 +64,7 @@ protected:
 private:
     void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item, QMouseEvent* event);
     void onPlotMouseMove(QMouseEvent* event);
+    void updateToolTip();
     void applyPalette();
     void showError(const QString& message);
     QString formatKey(double key) const;
@@ -72,6 +74,8 @@ private:
     QCustomPlot* m_plot = nullptr;
     QLabel* m_errorLabel = nullptr;
     QCPTextElement* m_title = nullptr;
+    QTimer* m_toolTipTimer = nullptr;
+    QPointF m_toolTipPos;
     QList<QCPAbstractPlottable*> m_series;
     ChartData m_chart;
     QVector<double> m_pieValues;

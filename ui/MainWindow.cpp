@@ -3,6 +3,7 @@
 #include "MainWindowActions.h"
 #include "accounting/CreditsAccount.h"
 #include "charts/ChartPane.h"
+#include "charts/PngView.h"
 #include "console/RunController.h"
 #include "console/RunEntry.h"
 #include "console/RunNotebook.h"
@@ -24,6 +25,7 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <thread>
 
@@ -303,6 +305,11 @@ void MainWindow::showRunCharts(RunEntry* entry)
         return;
     m_chartRunId = entry->runId();
     m_charts->setCharts(fromRunRecord(entry->record()).charts);
+    // The image view measures its pane only once it is laid out: fit again after that.
+    QTimer::singleShot(0, m_charts->pngView(), [pane = QPointer<ChartPane>(m_charts)] {
+        if (pane && pane->currentView() == pane->pngView() && pane->pngView()->fitMode())
+            pane->pngView()->fitToPane();
+    });
 }
 
 void MainWindow::openUsage()
@@ -344,8 +351,14 @@ void MainWindow::openSettings()
 
 void MainWindow::openExample(const Example& example)
 {
+    // An untouched empty tab is replaced rather than left behind.
+    EditorPage* blank = m_tabs->currentPage();
+    if (blank && (!blank->filePath().isEmpty() || blank->isModified() || !blank->editor()->text().isEmpty()))
+        blank = nullptr;
     EditorPage* page = m_tabs->newTab(example.language, example.code(), example.fileName);
     page->setModified(false);
+    if (blank)
+        m_tabs->closePage(m_tabs->indexOf(blank));
 }
 
 bool MainWindow::openExample(const QString& name)

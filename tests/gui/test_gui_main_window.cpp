@@ -6,6 +6,7 @@
 #include "MainWindowActions.h"
 #include "charts/ChartPane.h"
 #include "charts/ChartViewer.h"
+#include "charts/PngView.h"
 #include "console/OutputView.h"
 #include "console/RunController.h"
 #include "console/RunEntry.h"
@@ -192,6 +193,18 @@ private slots:
         QCOMPARE(m_window->chartPane()->currentView(), static_cast<QWidget*>(m_window->chartPane()->chartViewer()));
         QVERIFY(m_window->chartPane()->chartViewer()->hasChart());
         QCOMPARE(m_window->chartPane()->chartViewer()->chart().title, QStringLiteral("Revenue by quarter (k$)"));
+    }
+
+    void sineWavePngShowsInTheImageView()
+    {
+        QVERIFY(m_window->openExample(QStringLiteral("sine_wave")));
+        QVERIFY(m_window->runAll());
+        QVERIFY(waitForIdle(90000));
+        RunEntry* entry = lastEntry();
+        QVERIFY2(entry->statusText() == QStringLiteral("success"), qPrintable(entry->record().message));
+        QCOMPARE(m_window->chartPane()->count(), 1);
+        QCOMPARE(m_window->chartPane()->currentView(), static_cast<QWidget*>(m_window->chartPane()->pngView()));
+        QVERIFY(m_window->chartPane()->pngView()->hasImage());
     }
 
     void restartListsPreviousRuns()

@@ -223,6 +223,8 @@ void MainWindow::onRunFinished(const ExecutionResult& result)
     if (entry) {
         m_notebook->select(entry);
         showRunCharts(entry);
+        if (entry == m_notebook->entries().constLast())
+            m_notebook->showLatest();
     }
     if (result.error && entry) {
         if (const auto line = result.error->line()) {

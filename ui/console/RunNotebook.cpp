@@ -140,10 +140,21 @@ void RunNotebook::select(RunEntry* entry)
     }
 }
 
+void RunNotebook::showLatest()
+{
+    scrollToBottomSoon();
+}
+
 void RunNotebook::scrollToBottomSoon()
 {
     // After the layout has settled, so that the maximum includes the new entry.
     QTimer::singleShot(0, this, [this] {
+        // Settle the geometry now (layout requests are otherwise handled later) so that the
+        // maximum includes what was just added.
+        const QList<RunEntry*> all = entries();
+        if (!all.isEmpty() && all.last()->layout())
+            all.last()->layout()->activate();
+        m_list->activate();
         QScrollBar* bar = m_scroll->verticalScrollBar();
         bar->setValue(bar->maximum());
     });

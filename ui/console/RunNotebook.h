@@ -43,6 +43,8 @@ public:
     void saveOutputWithDialog(RunEntry* entry);
     void clear();
     void focusFind();
+    // Scrolls to the newest entry once the layout has settled.
+    void showLatest();
 
 signals:
     void tracebackLineActivated(sandpad::RunEntry* entry, int line);

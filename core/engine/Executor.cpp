@@ -7,6 +7,7 @@
 #include "engine/OutputCap.h"
 #include "engine/RunHandle.h"
 #include "engine/ResultCollector.h"
+#include "runtime/PipDirectives.h"
 #include "runtime/RuntimeProgram.h"
 #include "providers/ProviderError.h"
 #include "providers/RunControl.h"
@@ -205,6 +206,9 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, RunHandle& ha
     SandboxOptions options = config.sandbox;
     options.language = result.language;
     options.deadlineSeconds = deadline.seconds();
+    // `!pip install` runs need a fresh interpreter: never a pre-started one.
+    options.coldOnly = result.language == Language::Python &&
+                       !PipDirectives::parse(result.code).packagesToInstall().isEmpty();
     std::unique_ptr<Sandbox> sandbox;
     if (!guarded(result, QStringLiteral("could not create a sandbox"),
                  [&] { sandbox = provider->create(options, control); })) {

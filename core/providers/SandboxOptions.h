@@ -14,6 +14,8 @@ struct SandboxOptions {
     qint64 memoryLimitMb = 1024;
     QString pipWheelDir;            // a local folder of wheels for offline `!pip install`
     QString pipIndexUrl;            // or an index URL (needs the network)
+    bool coldOnly = false;          // set by the Executor when the run installs packages: a
+                                    // pre-started (pooled) sandbox must not be used
 };
 
 } // namespace sandpad

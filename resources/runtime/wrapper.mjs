@@ -200,7 +200,53 @@ function chartJson(chart) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Warm start (`node wrapper.mjs --warm`, the local provider's pre-started sandboxes): node and this
+// module are loaded; tell the host we are ready on the job socket (SANDPAD_JOB_FD), block until it
+// sends one line, the manifest path, then run it like a cold start.
+function waitForJob() {
+    const text = process.env.SANDPAD_JOB_FD;
+    delete process.env.SANDPAD_JOB_FD;
+    const fd = Number.parseInt(text || "", 10);
+    if (!Number.isInteger(fd) || fd < 0)
+        throw new Error("--warm needs SANDPAD_JOB_FD");
+    const retry = (f) => {
+        for (;;) {
+            try {
+                return f();
+            } catch (e) {
+                if (e.code !== "EAGAIN" && e.code !== "EINTR")
+                    throw e;
+            }
+        }
+    };
+    retry(() => fs.writeSync(fd, "ready\n"));
+    const buffer = Buffer.alloc(4096);
+    let data = "";
+    while (!data.endsWith("\n")) {
+        const n = retry(() => fs.readSync(fd, buffer, 0, buffer.length, null));
+        if (n === 0)
+            break;
+        data += buffer.toString("utf8", 0, n);
+    }
+    fs.closeSync(fd);
+    const fields = data.replace(/\n$/, "").split("\t");
+    if (fields.length === 4 && fields[0]) {
+        // Limits the host could not set itself (docs/local-sandbox.md): node has no setrlimit.
+        const done = spawnSync("/usr/bin/prlimit", ["--pid", String(process.pid), `--cpu=${fields[1]}:${fields[2]}`],
+                               { stdio: "ignore" });
+        if (done.status !== 0)
+            throw new Error("could not set the CPU limit");
+    }
+    return fields[0].trim();
+}
+
 async function main() {
+    if (process.argv.length === 3 && process.argv[2] === "--warm") {
+        const manifestPath = waitForJob();
+        if (!manifestPath)
+            return; // the host gave up on this sandbox
+        process.argv[2] = manifestPath;
+    }
     if (process.argv.length !== 3) {
         process.stderr.write("usage: node wrapper.mjs manifest.json\n");
         process.exitCode = 2;

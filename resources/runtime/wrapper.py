@@ -423,6 +423,62 @@ def _run_user_code(source, title, code_path):
     return namespace, error
 
 
+def _has_figures():
+    # Checked without the cold path: a warm start has pyplot loaded for every run.
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is None:
+        return False
+    try:
+        return bool(pyplot.get_fignums())
+    except Exception:
+        return True  # let _save_figures report it
+
+
+# ---------------------------------------------------------------------------------------------
+# Warm start (`wrapper.py --warm`, used by the local provider's pool of pre-started sandboxes):
+# import the base packages, tell the host we are ready on the job socket (SANDPAD_JOB_FD), then
+# block until the host sends one line, the manifest path, and run it like a cold start. The
+# packages are only in sys.modules; the user's fresh `__main__` namespace binds none of them.
+
+_WARM_MODULES = ("numpy", "pandas", "matplotlib", "matplotlib.pyplot", "sympy")
+
+
+def _warm_start():
+    text = os.environ.pop("SANDPAD_JOB_FD", None)
+    if not text:
+        raise RuntimeError("--warm needs SANDPAD_JOB_FD")
+    job_fd = int(text)
+    os.set_inheritable(job_fd, False)
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    for name in _WARM_MODULES:
+        try:
+            __import__(name)
+        except BaseException:  # a missing package fails the same way at the user's import
+            pass
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        _patch_pyplot(pyplot)
+    _flush_streams()  # the host discards everything written before "ready"
+    os.write(job_fd, b"ready\n")
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = os.read(job_fd, 4096)
+        if not chunk:
+            break
+        data += chunk
+    os.close(job_fd)
+    fields = data.decode("utf-8").rstrip("\n").split("\t")
+    manifest = fields[0].strip()
+    if not manifest:
+        return None  # the host gave up on this sandbox
+    if len(fields) == 4:  # limits the host could not set itself (see docs/local-sandbox.md)
+        import resource
+        resource.setrlimit(resource.RLIMIT_CPU, (int(fields[1]), int(fields[2])))
+        if fields[3] != "-":
+            resource.setrlimit(resource.RLIMIT_AS, (int(fields[3]), int(fields[3])))
+    return [sys.argv[0], manifest]
+
+
 def _result_text(namespace):
     for name in ("result", "results"):
         if name in namespace:
@@ -450,7 +506,8 @@ def main(argv):
 
     os.environ.setdefault("MPLBACKEND", "Agg")
     hook = _ImportHook()
-    hook.patches["matplotlib.pyplot"] = _patch_pyplot
+    if "matplotlib.pyplot" not in sys.modules:  # a warm start has patched it already
+        hook.patches["matplotlib.pyplot"] = _patch_pyplot
     sys.meta_path.insert(0, hook)
     _utf8_streams()
     flusher = _Flusher()
@@ -473,7 +530,7 @@ def main(argv):
     if error is None:
         namespace, error = _run_user_code(source, title, code_path)
 
-    charts = _COLD._save_figures(channel.emit) if "matplotlib.pyplot" in sys.modules else []
+    charts = _COLD._save_figures(channel.emit) if _has_figures() else []
     chart_error = None
     chart = namespace.get("chart")
     if isinstance(chart, dict):
@@ -497,7 +554,11 @@ def main(argv):
 
 if __name__ == "__main__":
     try:
-        _status = main(sys.argv)
+        if sys.argv[1:] == ["--warm"]:
+            _argv = _warm_start()
+            _status = main(_argv) if _argv is not None else 0
+        else:
+            _status = main(sys.argv)
     except BaseException as _exc:  # a wrapper failure, never the user's error
         sys.stderr.write("Sandpad runtime wrapper failed: %s: %s\n" % (type(_exc).__name__, _exc))
         _status = 70

@@ -4,6 +4,7 @@
 #include "providers/RunControl.h"
 #include "providers/local/LocalSandbox.h"
 #include "providers/local/SeccompFilter.h"
+#include "runtime/RuntimeProgram.h"
 
 #include <QDir>
 #include <QFile>
@@ -68,6 +69,48 @@ LocalProvider::LocalProvider(const LocalProviderOptions& options)
     const QString canonicalNode = QFileInfo(m_node).canonicalFilePath();
     if (!canonicalNode.isEmpty() && !m_node.startsWith(QLatin1String("/usr/")))
         m_node = canonicalNode;
+    m_pool = std::make_unique<SandboxPool>(
+        [this](Language language, const SandboxOptions& options) { return prestarted(language, options); });
+}
+
+LocalProvider::~LocalProvider()
+{
+    m_pool.reset(); // joins the pool thread and kills what it started, before members go
+}
+
+void LocalProvider::setPoolSize(int perLanguage) { m_pool->setSize(perLanguage); }
+int LocalProvider::poolSize() const { return m_pool->size(); }
+void LocalProvider::startPool() { m_pool->start(); }
+void LocalProvider::drainPool() { m_pool->drain(); }
+void LocalProvider::setPoolOptions(const SandboxOptions& options) { m_pool->setOptions(options); }
+
+LocalSandboxConfig LocalProvider::sandboxConfig(const SandboxOptions& options)
+{
+    LocalSandboxConfig config;
+    config.options = options;
+    config.bwrap = m_bwrap;
+    config.setpriv = m_setpriv;
+    config.python = m_python;
+    config.node = m_node;
+    if (options.language == Language::Python)
+        config.fontCacheFile = fontCacheFile();
+    return config;
+}
+
+std::unique_ptr<LocalSandbox> LocalProvider::prestarted(Language language, const SandboxOptions& options)
+{
+    // On the pool thread. The wrapper is placed now (the Executor writes the same file again).
+    const QFileInfo bwrap(m_bwrap);
+    if (!bwrap.exists() || !bwrap.isExecutable())
+        return nullptr;
+    auto sandbox = std::make_unique<LocalSandbox>(sandboxConfig(options));
+    const SandboxCommand command = LocalSandbox::warmCommand(language, sandbox->interpreter(language));
+    const QByteArray wrapper = RuntimeProgram::wrapperSource(language);
+    if (wrapper.isEmpty())
+        return nullptr;
+    sandbox->writeFiles({SandboxFile{command.argv[1], wrapper, 0644}});
+    sandbox->prestart(command);
+    return sandbox;
 }
 
 QString LocalProvider::fontCacheFile()
@@ -177,15 +220,13 @@ std::unique_ptr<Sandbox> LocalProvider::create(const SandboxOptions& options, Ru
     if (::geteuid() == 0 && m_setpriv.isEmpty())
         throw ProviderError(ProviderError::Kind::Io,
                             QStringLiteral("Running as root needs setpriv (util-linux) to drop privileges"));
-    LocalSandboxConfig config;
-    config.options = options;
-    config.bwrap = m_bwrap;
-    config.setpriv = m_setpriv;
-    config.python = m_python;
-    config.node = m_node;
-    if (options.language == Language::Python)
-        config.fontCacheFile = fontCacheFile();
-    return std::make_unique<LocalSandbox>(config);
+    if (auto pooled = m_pool->take(options, control)) {
+        ++m_pooledCreates;
+        return pooled;
+    }
+    if (control.isCancelled())
+        throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Cancelled"));
+    return std::make_unique<LocalSandbox>(sandboxConfig(options));
 }
 
 ValidationReport LocalProvider::validate()
@@ -234,6 +275,7 @@ ValidationReport LocalProvider::validate()
     try {
         RunControl control;
         SandboxOptions options;
+        options.coldOnly = true; // runs several commands; the pooled sandboxes are for snippets
         sandbox = create(options, control);
         const Captured c = runCaptured(*sandbox, {QStringLiteral("true")}, 20000);
         if (c.outcome.exitCode != 0)

@@ -2,8 +2,12 @@
 
 #include "providers/SandboxProvider.h"
 #include "providers/local/LocalProviderOptions.h"
+#include "providers/local/LocalSandbox.h"
+#include "providers/local/SandboxPool.h"
 
 #include <QMutex>
+#include <atomic>
+#include <memory>
 
 namespace sandpad {
 
@@ -12,6 +16,7 @@ namespace sandpad {
 class LocalProvider : public SandboxProvider {
 public:
     explicit LocalProvider(const LocalProviderOptions& options = {});
+    ~LocalProvider() override; // kills every pre-started sandbox
 
     QString name() const override { return QStringLiteral("local"); }
     QString displayName() const override { return QStringLiteral("Local sandbox (bubblewrap)"); }
@@ -24,7 +29,26 @@ public:
     // The prebuilt matplotlib font cache (host path), built on first call; empty if unavailable.
     QString fontCacheFile();
 
+    // --- Pre-started sandboxes (docs/local-sandbox.md, "Pool"). All thread-safe, non-blocking.
+    // Per language; default 1; 0 turns the pool off and drains it.
+    void setPoolSize(int perLanguage);
+    int poolSize() const;
+    // Starts filling the pool in the background (call after the window is shown). Until then,
+    // and whenever no pooled sandbox fits, create() starts a cold one.
+    void startPool();
+    // Drops every idle pre-started sandbox (settings or provider changed); refills if started.
+    void drainPool();
+    // The options pooled sandboxes are started with (network, memory, pip); create() with other
+    // options runs cold and re-targets the pool.
+    void setPoolOptions(const SandboxOptions& options);
+    SandboxPool& pool() { return *m_pool; }
+    // How many sandboxes create() took from the pool (tests, benchmarks).
+    int pooledCreates() const { return m_pooledCreates.load(); }
+
 private:
+    std::unique_ptr<LocalSandbox> prestarted(Language language, const SandboxOptions& options);
+    LocalSandboxConfig sandboxConfig(const SandboxOptions& options);
+
     QString buildFontCache();
     QString fontCacheDir() const;
     QString fontCacheKey() const;
@@ -36,6 +60,8 @@ private:
     QMutex m_fontMutex;
     bool m_fontTried = false;
     QString m_fontFile;
+    std::atomic<int> m_pooledCreates{0};
+    std::unique_ptr<SandboxPool> m_pool; // last: destroyed first, while the rest is still there
 };
 
 } // namespace sandpad

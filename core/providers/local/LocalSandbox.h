@@ -7,6 +7,7 @@
 #include <QMap>
 #include <QPair>
 #include <QTemporaryDir>
+#include <atomic>
 #include <memory>
 
 namespace sandpad {
@@ -54,9 +55,49 @@ public:
     // The full argv (program first) that run() would start for a command; for tests and docs.
     QStringList commandLine(const SandboxCommand& command) const;
 
+    // --- Pre-started ("warm") sandboxes, for LocalProvider's pool (docs/local-sandbox.md).
+    // The warm command of a language: the wrapper with `--warm`, started before the job is known.
+    static SandboxCommand warmCommand(Language language, const QString& interpreter);
+    // Starts `command` now (same bwrap policy and limits, except that CPU time and address space
+    // are set when the job arrives) with a job socket on fd 6. The thread that calls this must
+    // outlive the process (bwrap's --die-with-parent follows the starting thread).
+    void prestart(const SandboxCommand& command);
+    // Blocks until the wrapper reported ready (its imports done); false when it died, the time
+    // ran out or *abort became true (checked every 100 ms).
+    bool waitReady(int timeoutMs, const std::atomic<bool>* abort = nullptr);
+    bool isPrestarted() const { return m_warm.pid > 0; }
+    bool isReady() const { return m_warm.ready; }
+    // False once a pre-started process has exited (e.g. killed for memory) before its job.
+    bool isWarmAlive() const;
+    // The deadline a pooled sandbox is handed out with (the pool starts it before it is known).
+    void setDeadlineSeconds(int seconds) { m_config.options.deadlineSeconds = seconds; }
+    const SandboxOptions& options() const { return m_config.options; }
+
 private:
+    struct WarmProcess {
+        int pid = -1;           // bwrap (or setpriv exec'ing it): our direct child
+        int pidFd = -1;         // readable when it exits
+        int outFd = -1, errFd = -1, resultFd = -1, infoFd = -1, jobFd = -1;
+        int interpreterPid = -1;// the wrapper's host pid, for prlimit at job start
+        SandboxCommand command;
+        QByteArray info;
+        int childPid = -1;      // bwrap's --info-fd child-pid (PID 1 of the namespace)
+        bool ready = false;
+        bool reaped = false;
+        int status = 0;
+    };
     QString hostPathFor(const QString& sandboxPath) const;
     QStringList bwrapArguments(const SandboxCommand& command) const;
+    bool warmCompatible(const SandboxCommand& command) const;
+    CommandOutcome runWarm(const SandboxCommand& command, const OutputCallback& onOutput,
+                           RunControl& control);
+    void readWarmInfo();
+    void killWarm();
+    void closeWarmFds();
+    QByteArray applyJobLimits(qint64 timeoutMs); // the job line's limits part, if any
+
+    WarmProcess m_warm;
+    bool m_prestarting = false; // bwrapArguments: limits for a warm start
 
     LocalSandboxConfig m_config;
     std::unique_ptr<QTemporaryDir> m_dir;

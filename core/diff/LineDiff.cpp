@@ -2,6 +2,7 @@
 
 #include <QHash>
 #include <algorithm>
+#include <unordered_map>
 #include <vector>
 
 namespace sandpad {
@@ -62,6 +63,101 @@ bool myers(const int* a, int n, const int* b, int m, int maxD, std::vector<char>
         }
     }
     return false;
+}
+
+// Lines that occur exactly once in a and once in b, matched, then the longest run of matches in
+// increasing order in both (patience diff's anchors).
+std::vector<std::pair<int, int>> uniqueAnchors(const int* a, int n, const int* b, int m)
+{
+    struct Seen { int countA = 0, posA = -1, countB = 0, posB = -1; };
+    std::unordered_map<int, Seen> seen;
+    seen.reserve(static_cast<size_t>(n + m));
+    for (int i = 0; i < n; ++i) {
+        Seen& s = seen[a[i]];
+        ++s.countA;
+        s.posA = i;
+    }
+    for (int j = 0; j < m; ++j) {
+        auto it = seen.find(b[j]);
+        if (it != seen.end()) {
+            ++it->second.countB;
+            it->second.posB = j;
+        }
+    }
+    std::vector<std::pair<int, int>> pairs;
+    for (int i = 0; i < n; ++i) {
+        const Seen& s = seen[a[i]];
+        if (s.countA == 1 && s.countB == 1)
+            pairs.emplace_back(i, s.posB);
+    }
+    // Longest increasing subsequence of the b positions (pairs are already ordered by a).
+    std::vector<int> tails, prev(pairs.size(), -1);
+    for (int k = 0; k < static_cast<int>(pairs.size()); ++k) {
+        auto it = std::lower_bound(tails.begin(), tails.end(), pairs[static_cast<size_t>(k)].second,
+                                   [&](int idx, int value) { return pairs[static_cast<size_t>(idx)].second < value; });
+        if (it != tails.begin())
+            prev[static_cast<size_t>(k)] = *(it - 1);
+        if (it == tails.end())
+            tails.push_back(k);
+        else
+            *it = k;
+    }
+    std::vector<std::pair<int, int>> lis;
+    for (int k = tails.empty() ? -1 : tails.back(); k >= 0; k = prev[static_cast<size_t>(k)])
+        lis.push_back(pairs[static_cast<size_t>(k)]);
+    std::reverse(lis.begin(), lis.end());
+    return lis;
+}
+
+// Diffs a[0..n) against b[0..m) into ops. Myers within the budget; when that runs out, splits at
+// unique common lines and diffs the gaps; a gap still too hard becomes one replace block.
+// Returns false when any part had to be coarse.
+bool diffRange(const int* a, int n, const int* b, int m, const LineDiff::Options& options,
+               std::vector<char>& ops, int depth)
+{
+    int prefix = 0;
+    while (prefix < n && prefix < m && a[prefix] == b[prefix])
+        ++prefix;
+    int suffix = 0;
+    while (suffix < n - prefix && suffix < m - prefix && a[n - 1 - suffix] == b[m - 1 - suffix])
+        ++suffix;
+    ops.insert(ops.end(), static_cast<size_t>(prefix), '=');
+    a += prefix;
+    b += prefix;
+    n -= prefix + suffix;
+    m -= prefix + suffix;
+    bool exact = true;
+    if (n == 0 || m == 0) {
+        ops.insert(ops.end(), static_cast<size_t>(n), '-');
+        ops.insert(ops.end(), static_cast<size_t>(m), '+');
+    } else {
+        const qint64 work = qint64(n) + m;
+        const int cap = static_cast<int>(std::min<qint64>(
+            {qint64(options.maxEditDistance), work, options.maxWork / work}));
+        std::vector<char> sub;
+        if (cap > 0 && myers(a, n, b, m, cap, sub)) {
+            ops.insert(ops.end(), sub.begin(), sub.end());
+        } else {
+            const auto anchors = depth < 3 ? uniqueAnchors(a, n, b, m)
+                                           : std::vector<std::pair<int, int>>();
+            if (anchors.empty()) {
+                ops.insert(ops.end(), static_cast<size_t>(n), '-');
+                ops.insert(ops.end(), static_cast<size_t>(m), '+');
+                exact = false;
+            } else {
+                int x = 0, y = 0;
+                for (const auto& [ai, bj] : anchors) {
+                    exact &= diffRange(a + x, ai - x, b + y, bj - y, options, ops, depth + 1);
+                    ops.push_back('=');
+                    x = ai + 1;
+                    y = bj + 1;
+                }
+                exact &= diffRange(a + x, n - x, b + y, m - y, options, ops, depth + 1);
+            }
+        }
+    }
+    ops.insert(ops.end(), static_cast<size_t>(suffix), '=');
+    return exact;
 }
 
 void append(QList<DiffBlock>& blocks, DiffOp op, int oldStart, int newStart, int count)
@@ -132,27 +228,10 @@ LineDiffResult LineDiff::compute(const QStringList& oldLines, const QStringList&
            && a[static_cast<size_t>(n - 1 - suffix)] == b[static_cast<size_t>(m - 1 - suffix)])
         ++suffix;
 
-    const int midN = n - prefix - suffix;
-    const int midM = m - prefix - suffix;
     append(r.blocks, DiffOp::Equal, 0, 0, prefix);
-
     std::vector<char> ops;
-    bool exact = false;
-    if (midN == 0 || midM == 0) {
-        ops.assign(static_cast<size_t>(midN), '-');
-        ops.insert(ops.end(), static_cast<size_t>(midM), '+');
-        exact = true;
-    } else {
-        const qint64 work = std::max<qint64>(1, qint64(midN) + midM);
-        const int cap = static_cast<int>(std::min<qint64>(
-            {qint64(options.maxEditDistance), qint64(midN) + midM, options.maxWork / work}));
-        exact = cap > 0 && myers(a.data() + prefix, midN, b.data() + prefix, midM, cap, ops);
-    }
-    if (!exact) {
-        r.coarse = true;
-        ops.assign(static_cast<size_t>(midN), '-');
-        ops.insert(ops.end(), static_cast<size_t>(midM), '+');
-    }
+    r.coarse = !diffRange(a.data() + prefix, n - prefix - suffix, b.data() + prefix,
+                          m - prefix - suffix, options, ops, 0);
 
     int x = prefix, y = prefix;
     for (char op : ops) {

@@ -21,7 +21,7 @@ struct LineDiffResult {
     QStringList oldLines, newLines;
     QList<DiffBlock> blocks;   // in order; covers every line of both texts
     int added = 0, removed = 0;
-    bool coarse = false;       // the edit budget ran out: the differing middle is one replace block
+    bool coarse = false;       // the budget ran out somewhere: a differing stretch is one replace block
 
     bool identical() const { return added == 0 && removed == 0; }
     // A unified diff ("--- a", "+++ b", "@@ -l,n +l,n @@" hunks) with `context` lines around
@@ -31,8 +31,9 @@ struct LineDiffResult {
 };
 
 // Line diff: common prefix and suffix are trimmed, then Myers' O(ND) algorithm runs on the middle
-// with an edit budget, so huge or wildly different inputs finish quickly with a coarse answer
-// instead of freezing the caller.
+// with an edit budget. When the budget runs out the texts are split at lines unique to both
+// (patience-style anchors) and the gaps diffed the same way; a gap that is still too hard becomes
+// one replace block (coarse). So huge or wildly different inputs finish quickly, never freezing.
 class LineDiff {
 public:
     struct Options {

@@ -176,7 +176,8 @@ private slots:
         QString why;
         QVERIFY2(consistent(worst, &why), qPrintable(why));
 
-        // Many scattered edits (every 50th line): either exact or coarse, but quick and consistent.
+        // Many scattered edits (every 50th line): beyond Myers' budget, so the unique-line anchors
+        // split the work and the answer is still line-exact.
         QStringList many = LineDiff::splitLines(a);
         for (int i = 0; i < many.size(); i += 50)
             many[i] += QStringLiteral(" # edited");
@@ -184,6 +185,26 @@ private slots:
         const auto scattered = LineDiff::compute(a, many.join(QLatin1Char('\n')));
         qInfo("5 MB, 2000 scattered edits: %lld ms (coarse: %d)", static_cast<long long>(t.elapsed()), scattered.coarse);
         QVERIFY2(consistent(scattered, &why), qPrintable(why));
+        QVERIFY(!scattered.coarse);
+        QCOMPARE(scattered.added, 2000);
+        QCOMPARE(scattered.removed, 2000);
+    }
+
+    void anchorsRescueAnExhaustedBudget()
+    {
+        QStringList a, b;
+        for (int i = 0; i < 60; ++i) {
+            a << QStringLiteral("keep %1").arg(i) << QStringLiteral("old %1").arg(i);
+            b << QStringLiteral("keep %1").arg(i) << QStringLiteral("new %1").arg(i);
+        }
+        LineDiff::Options tight;
+        tight.maxEditDistance = 10;
+        const auto r = LineDiff::compute(a, b, tight);
+        QString why;
+        QVERIFY2(consistent(r, &why), qPrintable(why));
+        QVERIFY(!r.coarse);
+        QCOMPARE(r.added, 60);
+        QCOMPARE(r.removed, 60);
     }
 };
 

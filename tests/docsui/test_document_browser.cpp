@@ -15,6 +15,10 @@
 #include <QFile>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QAbstractButton>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -142,6 +146,16 @@ private slots:
                 sawRemoved = text.data().toString().contains(QStringLiteral("one"));
         }
         QVERIFY(sawAdded && sawRemoved);
+        // Dark mode: the tints follow the palette, still green and red, readable on a dark base.
+        const QColor lightAdded = view->model()->addedColor();
+        QPalette dark = view->palette();
+        dark.setColor(QPalette::Base, QColor(30, 30, 30));
+        dark.setColor(QPalette::Text, QColor(220, 220, 220));
+        view->setPalette(dark);
+        const QColor darkAdded = view->model()->addedColor();
+        QVERIFY(darkAdded.lightnessF() < 0.4 && lightAdded.lightnessF() > 0.6);
+        QVERIFY(darkAdded.green() > darkAdded.red());
+        QVERIFY(view->model()->removedColor().red() > view->model()->removedColor().green());
         view->setMode(DiffView::Mode::SideBySide);
         QCOMPARE(view->model()->columnCount(), 4);
         QCOMPARE(view->model()->index(0, 1).data().toString(), QStringLiteral("print('one')"));
@@ -235,6 +249,67 @@ private slots:
         QFile exported(exportPath);
         QVERIFY(exported.open(QIODevice::ReadOnly));
         QCOMPARE(QString::fromUtf8(exported.readAll()), v2);
+    }
+
+    void keyboardAndAccessibleNames()
+    {
+        DocumentStore& store = m_ws->documents();
+        const auto doc = store.create(QStringLiteral("keys.py"), QStringLiteral("a = 1\n"));
+        QVERIFY(doc);
+        QVERIFY(store.save(doc->id, QStringLiteral("a = 2\n")));
+        DocumentBrowser browser(&store, &m_ws->ledger());
+        browser.show();
+        QApplication::setActiveWindow(&browser);
+        QVERIFY(QTest::qWaitForWindowActive(&browser));
+        browser.selectDocument(doc->id);
+
+        for (QWidget* w : browser.findChildren<QWidget*>()) {
+            // Our widgets, not the internals of views and line edits (headers, corner buttons).
+            if (qobject_cast<QHeaderView*>(w) || qobject_cast<QAbstractItemView*>(w->parentWidget())
+                || qobject_cast<QLineEdit*>(w->parentWidget()))
+                continue;
+            if (qobject_cast<QAbstractButton*>(w) || qobject_cast<QAbstractItemView*>(w)
+                || qobject_cast<QLineEdit*>(w))
+                QVERIFY2(!w->accessibleName().isEmpty(), w->metaObject()->className());
+        }
+
+        QTableView* list = nullptr;
+        for (QTableView* v : browser.findChildren<QTableView*>())
+            if (v->accessibleName() == QStringLiteral("Document list"))
+                list = v;
+        QVERIFY(list);
+        list->setFocus();
+        QSignalSpy diffs(&browser, &DocumentBrowser::diffOpened);
+        QTest::keyClick(list, Qt::Key_D, Qt::ControlModifier);     // diff: first revision vs head
+        QCOMPARE(diffs.count(), 1);
+        auto* view = diffs[0][0].value<DiffView*>();
+        QVERIFY(view->unifiedText().contains(QStringLiteral("+a = 2")));
+        view->window()->close();
+        QApplication::setActiveWindow(&browser);
+        QVERIFY(QTest::qWaitForWindowActive(&browser));
+
+        QSignalSpy editing(&browser, &DocumentBrowser::openForEditing);
+        list->setFocus();
+        QTest::keyClick(list, Qt::Key_Return, Qt::ControlModifier);
+        QCOMPARE(editing.count(), 1);
+
+        QSignalSpy runs(&browser, &DocumentBrowser::runRevisionRequested);
+        QTest::keyClick(list, Qt::Key_R, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(runs.count(), 1);
+
+        // Delete in the search field edits the text; in the list it moves the document to the trash.
+        QLineEdit* search = browser.findChild<QLineEdit*>();
+        search->setText(QStringLiteral("xy"));
+        search->setFocus();
+        search->setCursorPosition(0);
+        QTest::keyClick(search, Qt::Key_Delete);
+        QCOMPARE(search->text(), QStringLiteral("y"));
+        QVERIFY(!store.document(doc->id)->deleted);
+        browser.setSearchText(QString());
+        browser.selectDocument(doc->id);
+        list->setFocus();
+        QTest::keyClick(list, Qt::Key_Delete);
+        QVERIFY(store.document(doc->id)->deleted);
     }
 
     void fiveMegabyteDiffOpensQuickly()

@@ -165,6 +165,9 @@ void DocumentBrowser::buildUi()
         m_search->selectAll();
     });
     Q_UNUSED(focusSearch);
+    // Delete only from the document list: in the search field the key must edit text.
+    removeAction(m_deleteAction);
+    m_deleteAction->setShortcutContext(Qt::WidgetShortcut);
     m_restoreRevisionAction->setToolTip(tr("Append a copy of the selected revision as the new head"));
 
     m_documentTable->addActions({m_openAction, m_renameAction, m_deleteAction, m_untrashAction,

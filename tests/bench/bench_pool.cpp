@@ -1,0 +1,167 @@
+// Benchmark: pre-started (pooled) local sandboxes against cold ones, side by side in one run
+// (ratios, so the machine's load cancels out as far as possible). Prints a Markdown table.
+// Usage: bench_pool [runs]   (default 50 for print(1); the chart and the 1,000,000 lines use fewer)
+#include "engine/ExecutionRequest.h"
+#include "engine/Executor.h"
+#include "providers/RunControl.h"
+#include "providers/local/LocalProvider.h"
+#include "providers/local/LocalSandbox.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QStandardPaths>
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+using namespace sandpad;
+
+namespace {
+
+struct Stats {
+    double median = 0, p95 = 0;
+};
+
+Stats stats(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    if (v.empty())
+        return {};
+    return {v[v.size() / 2], v[std::min(v.size() - 1, size_t(double(v.size()) * 0.95))]};
+}
+
+double timeIt(const std::function<void()>& f)
+{
+    QElapsedTimer t;
+    t.start();
+    f();
+    return double(t.nsecsElapsed()) / 1e6;
+}
+
+void runProcess(const QString& program, const QStringList& args)
+{
+    QProcess p;
+    p.start(program, args);
+    p.waitForFinished(60000);
+    if (p.exitCode() != 0)
+        std::fprintf(stderr, "baseline failed: %s\n", p.readAllStandardError().constData());
+}
+
+QStringList plainBwrap(const QStringList& command)
+{
+    QStringList a{QStringLiteral("--unshare-all"), QStringLiteral("--die-with-parent"), QStringLiteral("--new-session"),
+                  QStringLiteral("--ro-bind"), QStringLiteral("/usr"), QStringLiteral("/usr"),
+                  QStringLiteral("--symlink"), QStringLiteral("usr/lib"), QStringLiteral("/lib"),
+                  QStringLiteral("--symlink"), QStringLiteral("usr/lib64"), QStringLiteral("/lib64"),
+                  QStringLiteral("--symlink"), QStringLiteral("usr/bin"), QStringLiteral("/bin"),
+                  QStringLiteral("--ro-bind"), QStringLiteral("/etc/ld.so.cache"), QStringLiteral("/etc/ld.so.cache"),
+                  QStringLiteral("--proc"), QStringLiteral("/proc"), QStringLiteral("--dev"), QStringLiteral("/dev"),
+                  QStringLiteral("--tmpfs"), QStringLiteral("/tmp"), QStringLiteral("--")};
+    return a + command;
+}
+
+void row(const char* what, const Stats& s, const Stats& base)
+{
+    std::printf("| %s | %.1f | %.1f | %.2f |\n", what, s.median, s.p95, base.median > 0 ? s.median / base.median : 0.0);
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    QCoreApplication app(argc, argv);
+    const int n = argc > 1 ? std::max(5, atoi(argv[1])) : 50;
+    auto coldProvider = std::make_shared<LocalProvider>();
+    coldProvider->setPoolSize(0);
+    auto pooledProvider = std::make_shared<LocalProvider>();
+    pooledProvider->setPoolSize(1);
+    pooledProvider->startPool();
+    Executor cold(coldProvider, nullptr);
+    Executor pooled(pooledProvider, nullptr);
+    const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
+    int notPooled = 0;
+
+    auto execRun = [&](Executor& executor, Language lang, const QString& code) {
+        const auto r = executor.run(ExecutionRequest::adHoc(lang, code));
+        if (r.status != RunStatus::Success)
+            std::fprintf(stderr, "run failed: %s %s\n", qPrintable(r.reason), qPrintable(r.stderrText.left(300)));
+    };
+    // The pool is ready (the user reads the output between runs); only request -> result counts.
+    auto pooledRun = [&](Language lang, const QString& code) {
+        pooledProvider->pool().waitUntilFull(120000);
+        const int before = pooledProvider->pooledCreates();
+        const double ms = timeIt([&] { execRun(pooled, lang, code); });
+        if (pooledProvider->pooledCreates() == before)
+            ++notPooled;
+        return ms;
+    };
+    execRun(cold, Language::Python, QStringLiteral("print(1)")); // font cache, page cache
+
+    // 1 and 3: print(1) / console.log(1), interleaved so drift hits every column alike.
+    std::vector<double> plainPy, bwrapPy, coldPy, warmPy, coldJs, warmJs;
+    for (int i = 0; i < n; ++i) {
+        plainPy.push_back(timeIt([] { runProcess(QStringLiteral("/usr/bin/python3"), {QStringLiteral("-c"), QStringLiteral("print(1)")}); }));
+        bwrapPy.push_back(timeIt([] { runProcess(QStringLiteral("bwrap"), plainBwrap({QStringLiteral("/usr/bin/python3"), QStringLiteral("-c"), QStringLiteral("print(1)")})); }));
+        coldPy.push_back(timeIt([&] { execRun(cold, Language::Python, QStringLiteral("print(1)")); }));
+        warmPy.push_back(pooledRun(Language::Python, QStringLiteral("print(1)")));
+        if (!node.isEmpty()) {
+            coldJs.push_back(timeIt([&] { execRun(cold, Language::JavaScript, QStringLiteral("console.log(1)")); }));
+            warmJs.push_back(pooledRun(Language::JavaScript, QStringLiteral("console.log(1)")));
+        }
+    }
+
+    // 2: the seed's sine-wave chart.
+    const QString sine = QStringLiteral(
+        "import matplotlib.pyplot as plt\nimport numpy as np\nx = np.linspace(0, 10, 100)\ny = np.sin(x)\n"
+        "plt.figure(figsize=(10, 6))\nplt.plot(x, y)\nplt.title('Sine Wave')\nplt.xlabel('x')\nplt.ylabel('sin(x)')\n");
+    std::vector<double> coldSine, warmSine;
+    for (int i = 0; i < std::max(5, n / 5); ++i) {
+        coldSine.push_back(timeIt([&] { execRun(cold, Language::Python, sine); }));
+        warmSine.push_back(pooledRun(Language::Python, sine));
+    }
+
+    // 4: 1,000,000 printed lines through the Executor (pooled) vs the same to /dev/null in a bare
+    // local sandbox (same bwrap policy, no wrapper, no Executor).
+    const QString lines = QStringLiteral("for i in range(1000000):\n    print(i)\n");
+    std::vector<double> execLines, nullLines;
+    for (int i = 0; i < 3; ++i) {
+        execLines.push_back(pooledRun(Language::Python, lines));
+        nullLines.push_back(timeIt([&] {
+            RunControl control;
+            SandboxOptions options;
+            options.coldOnly = true;
+            auto sandbox = coldProvider->create(options, control);
+            SandboxCommand command;
+            command.argv = {coldProvider->pythonPath(), QStringLiteral("-c"),
+                            QStringLiteral("import sys\nsys.stdout = open('/dev/null', 'w')\n") + lines};
+            command.timeoutMs = 120000;
+            sandbox->run(command, {}, control);
+            sandbox->destroy();
+        }));
+    }
+
+    const Stats sp = stats(plainPy), sb = stats(bwrapPy), cp = stats(coldPy), wp = stats(warmPy),
+                cj = stats(coldJs), wj = stats(warmJs), cs = stats(coldSine), ws = stats(warmSine),
+                el = stats(execLines), nl = stats(nullLines);
+    std::printf("### Pre-started (pooled) vs cold local runs (%d runs each for print/console.log, %zu for the chart, "
+                "3 for 1,000,000 lines; interleaved; pooled runs measured with the pool ready)\n\n",
+                n, coldSine.size());
+    std::printf("| what | median ms | p95 ms | ratio |\n|---|---:|---:|---:|\n");
+    std::printf("| `python3 -c 'print(1)'` (no sandbox) | %.1f | %.1f | 1.00 |\n", sp.median, sp.p95);
+    row("plain `bwrap … python3 -c 'print(1)'`", sb, sp);
+    row("Executor `print(1)`, cold", cp, sp);
+    row("Executor `print(1)`, **pooled** (goal < 30 ms)", wp, sp);
+    std::printf("| sine-wave chart, cold | %.1f | %.1f | 1.00 |\n", cs.median, cs.p95);
+    row("sine-wave chart, **pooled** (goal < 200 ms)", ws, cs);
+    if (!node.isEmpty()) {
+        std::printf("| `console.log(1)`, cold | %.1f | %.1f | 1.00 |\n", cj.median, cj.p95);
+        row("`console.log(1)`, **pooled**", wj, cj);
+    }
+    std::printf("| 1,000,000 lines to /dev/null, bare local sandbox | %.1f | %.1f | 1.00 |\n", nl.median, nl.p95);
+    row("1,000,000 printed lines through the Executor, pooled (goal ratio <= 1.5)", el, nl);
+    if (notPooled > 0)
+        std::printf("\n(%d of the \"pooled\" runs did not get a pre-started sandbox)\n", notPooled);
+    return 0;
+}

@@ -385,6 +385,10 @@ void DocumentBrowser::reloadRevisions()
     const QStringList keep = selectedRevisionIds();
     m_revisions = (m_store && !m_documentId.isEmpty()) ? m_store->revisions(m_documentId)
                                                        : QList<Revision>();
+    // Keep only metadata: a long history of a big document would otherwise stay in memory.
+    // Content is read per revision when it is opened, diffed or exported.
+    for (Revision& r : m_revisions)
+        r.content.clear();
     const auto doc = (m_store && !m_documentId.isEmpty()) ? m_store->document(m_documentId)
                                                           : std::optional<Document>();
     m_revisionsLabel->setText(doc ? tr("Revisions of %1").arg(doc->title) : tr("Revisions"));
@@ -488,12 +492,14 @@ void DocumentBrowser::updateActions()
     m_exportAction->setEnabled(hasDoc && selected <= 1);
 }
 
-std::optional<Revision> DocumentBrowser::cachedRevision(const QString& revisionId) const
+std::optional<Revision> DocumentBrowser::loadRevision(const QString& revisionId) const
 {
-    for (const Revision& r : m_revisions)
-        if (r.id == revisionId)
-            return r;
-    return m_store ? m_store->revision(revisionId) : std::nullopt;
+    if (!m_store || revisionId.isEmpty())
+        return std::nullopt;
+    auto rev = m_store->revision(revisionId);
+    if (rev && rev->documentId != m_documentId)
+        return std::nullopt;   // only revisions of the shown document
+    return rev;
 }
 
 bool DocumentBrowser::openHeadForEditing()
@@ -521,7 +527,7 @@ bool DocumentBrowser::openSelectedRevision()
     if (ids.size() > 1)
         return fail(tr("Select one revision to open."));
     const QString id = ids.isEmpty() ? (m_revisions.isEmpty() ? QString() : m_revisions.first().id) : ids.first();
-    const auto rev = cachedRevision(id);
+    const auto rev = loadRevision(id);
     const auto doc = m_store->document(m_documentId);
     if (!rev || !doc)
         return fail(tr("Cannot read that revision."));
@@ -544,11 +550,11 @@ DiffView* DocumentBrowser::diffSelectedRevisions()
         oldId = ids[1];
     } else if (ids.size() <= 1 && doc && m_revisions.size() > 1) {
         newId = doc->headRevisionId;
-        oldId = ids.isEmpty() || ids.first() == newId ? cachedRevision(newId).value_or(Revision{}).parentId
+        oldId = ids.isEmpty() || ids.first() == newId ? loadRevision(newId).value_or(Revision{}).parentId
                                                       : ids.first();
     }
-    const auto oldRev = cachedRevision(oldId);
-    const auto newRev = cachedRevision(newId);
+    const auto oldRev = loadRevision(oldId);
+    const auto newRev = loadRevision(newId);
     if (oldId.isEmpty() || newId.isEmpty() || !oldRev || !newRev || !doc) {
         fail(tr("Select two revisions to compare, or one to compare with the head."));
         return nullptr;
@@ -709,7 +715,7 @@ void DocumentBrowser::exportInteractive()
     if (revisionId != doc->headRevisionId) {
         // An older revision gets its number in the suggested name, so it is not mistaken for the head.
         const QFileInfo fi(doc->title);
-        const auto rev = cachedRevision(revisionId);
+        const auto rev = loadRevision(revisionId);
         name = QStringLiteral("%1-%2.%3").arg(fi.completeBaseName(),
                                               rev ? rev->sha256.left(8) : revisionId.left(8),
                                               fi.suffix());

@@ -93,7 +93,7 @@ private:
     void updateActions();
     bool fail(const QString& message);
     void info(const QString& message);
-    std::optional<Revision> cachedRevision(const QString& revisionId) const;
+    std::optional<Revision> loadRevision(const QString& revisionId) const; // with content
     QString revisionLabel(const QString& revisionId) const;   // "#3 (1a2b3c4d)"
 
     QPointer<Executor> m_executor;

@@ -1,6 +1,8 @@
 #include "recovery/RecoveryDialog.h"
 
+#include <QApplication>
 #include <QDir>
+#include <QTimer>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -60,6 +62,29 @@ private slots:
         QVERIFY(QFile::exists(bad.fileName()));                              // later: kept
         QVERIFY(journal.discardEntry(restore[0]));
         QCOMPARE(journal.pending().size(), 1);
+    }
+
+    void offerRunsOnlyWhenThereIsSomething()
+    {
+        QTemporaryDir dir;
+        RecoveryJournal journal(dir.path());
+        QVERIFY(RecoveryDialog::offer(journal).isEmpty());   // nothing pending: no dialog, no wait
+        RecoverySnapshot s;
+        s.title = QStringLiteral("t.py");
+        s.text = QStringLiteral("x = 1\n");
+        journal.noteChanged(QStringLiteral("t"), s);
+        QVERIFY(journal.flush());
+        bool sawDialog = false;
+        QTimer::singleShot(0, this, [&] {
+            auto* dialog = qobject_cast<RecoveryDialog*>(QApplication::activeModalWidget());
+            sawDialog = dialog != nullptr;
+            if (dialog)
+                dialog->accept();
+        });
+        const QList<RecoveryEntry> restore = RecoveryDialog::offer(journal);
+        QVERIFY(sawDialog);
+        QCOMPARE(restore.size(), 1);
+        QCOMPARE(restore[0].snapshot->text, s.text);
     }
 
     void longTextPreviewIsCapped()

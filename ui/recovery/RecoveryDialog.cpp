@@ -197,6 +197,17 @@ QList<RecoveryEntry> RecoveryDialog::toRestore() const
     return out;
 }
 
+QList<RecoveryEntry> RecoveryDialog::offer(RecoveryJournal& journal, QWidget* parent)
+{
+    const QList<RecoveryEntry> entries = journal.pending();
+    if (entries.isEmpty())
+        return {};
+    RecoveryDialog dialog(journal, entries, parent);
+    if (dialog.exec() != QDialog::Accepted)
+        return {};
+    return dialog.toRestore();
+}
+
 void RecoveryDialog::accept()
 {
     for (int i = 0; i < count(); ++i)

@@ -38,6 +38,10 @@ public:
     // The entries to open as tabs (those set to Restore). Valid after accept().
     QList<RecoveryEntry> toRestore() const;
 
+    // At start: when the journal holds files, shows the dialog (modal) and returns the entries to
+    // open as tabs; returns nothing at once when there is nothing to recover.
+    static QList<RecoveryEntry> offer(RecoveryJournal& journal, QWidget* parent = nullptr);
+
     static constexpr int kPreviewChars = 20000;
 
 public slots:

@@ -10,6 +10,8 @@
 #include "providers/ProviderRegistry.h"
 #include "storage/Database.h"
 
+#include <QDebug>
+
 namespace sandpad {
 
 Workspace::Workspace(const QString& dataDir, QObject* parent)
@@ -21,6 +23,7 @@ Workspace::~Workspace()
 {
     if (m_executor)
         delete m_executor; // waits for runs still going before the services go away
+    m_historyWriter.waitForDone();
 }
 
 bool Workspace::open()
@@ -35,8 +38,17 @@ bool Workspace::open()
     m_documents = std::make_unique<DocumentStore>(*m_database);
     m_history = std::make_unique<RunHistory>(*m_database);
     m_executor = new Executor(nullptr, m_ledger.get(), m_documents.get(), m_credits.get());
+    // Writing a run with megabytes of output takes a while: keep it off the caller's (GUI) thread,
+    // on one writer thread so runs are stored in the order they finished.
+    m_historyWriter.setMaxThreadCount(1);
+    m_historyWriter.setExpiryTimeout(-1);
     connect(m_executor, &Executor::runFinished, this, [this](const ExecutionResult& result) {
-        m_history->save(toRunRecord(result));
+        RunHistory* history = m_history.get();
+        m_historyWriter.start([history, record = toRunRecord(result)] {
+            if (!history->save(record))
+                qWarning("sandpad: could not keep run %s in the notebook history: %s", qPrintable(record.runId),
+                         qPrintable(history->lastError()));
+        });
     });
     return true;
 }
@@ -62,9 +74,15 @@ bool Workspace::applySettings(const AppSettings& settings)
     }
 }
 
+void Workspace::waitForHistory()
+{
+    m_historyWriter.waitForDone();
+}
+
 std::shared_ptr<SandboxProvider> Workspace::provider() const
 {
     return m_executor ? m_executor->provider() : nullptr;
 }
 
 } // namespace sandpad
+

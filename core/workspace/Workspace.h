@@ -4,6 +4,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QThreadPool>
 #include <memory>
 
 namespace sandpad {
@@ -41,6 +42,8 @@ public:
     RunHistory& history() { return *m_history; }
     Executor& executor() { return *m_executor; }
     std::shared_ptr<SandboxProvider> provider() const;
+    // Finished runs are written to the history on a background thread; this waits for them.
+    void waitForHistory();
 
 private:
     QString m_dataDir;
@@ -52,6 +55,7 @@ private:
     std::unique_ptr<DocumentStore> m_documents;
     std::unique_ptr<RunHistory> m_history;
     Executor* m_executor = nullptr;
+    QThreadPool m_historyWriter;
 };
 
 } // namespace sandpad

@@ -149,6 +149,11 @@ private slots:
             "import resource\nprint(resource.getrlimit(resource.RLIMIT_NPROC), resource.getrlimit(resource.RLIMIT_NOFILE))"));
         py("input() at EOF", QStringLiteral("name = input('name? ')"));
         py("system exit", QStringLiteral("import sys\nprint('x')\nsys.exit(3)"));
+        py("exit handlers", QStringLiteral(
+            "import atexit, threading, time\natexit.register(lambda: print('atexit'))\n"
+            "f = open('/dev/stdout', 'w')\nf.write('unflushed\\n')\n"
+            "def late():\n    time.sleep(0.2)\n    print('thread done')\n"
+            "threading.Thread(target=late).start()\nprint('main done')"));
         py("fork loop", QStringLiteral(
             "import os, time\ncount = 0\ntry:\n    while True:\n        if os.fork() == 0:\n"
             "            time.sleep(30)\n            os._exit(0)\n        count += 1\n"

@@ -7,6 +7,7 @@
 #include "storage/Database.h"
 
 #include <QElapsedTimer>
+#include <QProcess>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -274,6 +275,39 @@ private slots:
         const auto r = py(QStringLiteral("import subprocess\nsubprocess.Popen(['sleep', '1000'], start_new_session=True)\nprint('started')\n"));
         QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
         QVERIFY(r.cleanupConfirmed);
+    }
+
+    void pipInstallOfflineFromWheelFolder()
+    {
+        // A tiny wheel built here with zipfile alone: no network, no index.
+        QTemporaryDir wheels(QDir::tempPath() + QStringLiteral("/sandpad-wheels-XXXXXX"));
+        QFile::setPermissions(wheels.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                                 | QFileDevice::ReadOther | QFileDevice::ExeOther);
+        const QString builder = QStringLiteral(
+            "import sys, zipfile\n"
+            "p = sys.argv[1] + '/tinypkg-1.0-py3-none-any.whl'\n"
+            "with zipfile.ZipFile(p, 'w') as z:\n"
+            "    z.writestr('tinypkg/__init__.py', 'VALUE = 4242\\n')\n"
+            "    z.writestr('tinypkg-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: tinypkg\\nVersion: 1.0\\n')\n"
+            "    z.writestr('tinypkg-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n"
+            "    z.writestr('tinypkg-1.0.dist-info/RECORD', '')\n");
+        QCOMPARE(QProcess::execute(QStringLiteral("/usr/bin/python3"), {QStringLiteral("-c"), builder, wheels.path()}), 0);
+        QFile::setPermissions(wheels.filePath(QStringLiteral("tinypkg-1.0-py3-none-any.whl")),
+                              QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther);
+
+        ExecutorConfig config = m_executor->config();
+        const ExecutorConfig saved = config;
+        config.sandbox.pipWheelDir = wheels.path();
+        m_executor->setConfig(config);
+        auto r = py(QStringLiteral("!pip install tinypkg\nimport tinypkg\nprint(tinypkg.VALUE)\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.stdoutText, QStringLiteral("4242\n"));
+        r = py(QStringLiteral("!pip install not-a-real-package-xyz\nprint('never')\n"));
+        m_executor->setConfig(saved);
+        QCOMPARE(r.status, RunStatus::Error);
+        QCOMPARE(r.error->name, QStringLiteral("PipInstallError"));
+        QVERIFY2(r.error->value.startsWith(QStringLiteral("Failed to install packages:")), qPrintable(r.error->value));
+        QVERIFY(r.stdoutText.isEmpty());
     }
 
     void bombsContained()

@@ -9,18 +9,20 @@ install(FILES "${SANDPAD_PACKAGING_DIR}/icons/sandpad.svg"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps")
 install(FILES "${SANDPAD_PACKAGING_DIR}/io.github.sandpad.Sandpad.metainfo.xml"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/metainfo")
-install(FILES "${PROJECT_SOURCE_DIR}/LICENSE"
-        DESTINATION "${CMAKE_INSTALL_DATADIR}/doc/sandpad" RENAME copyright)
+# Debian's machine-readable copyright, pointing at the system's copy of the GPL (LICENSE has the text).
+install(FILES "${SANDPAD_PACKAGING_DIR}/copyright"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/doc/sandpad")
 
 set(CPACK_PACKAGE_NAME "sandpad")
 set(CPACK_PACKAGE_VENDOR "The Sandpad developers")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
-# License: GPL-3.0-or-later (LICENSE, installed as /usr/share/doc/sandpad/copyright).
+# License: GPL-3.0-or-later (LICENSE; packaging/copyright is installed as the Debian copyright file).
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Run Python and JavaScript snippets in a secure sandbox")
 set(CPACK_PACKAGE_DESCRIPTION
-    "Sandpad is a desktop notebook: write Python or JavaScript, run it in a fresh bubblewrap\
- sandbox (or a remote Vercel or Daytona sandbox), watch the output stream, explore interactive\
- charts and see what each run cost. Includes the sandpad-run command-line tool.")
+    "Sandpad is a desktop notebook: write Python or JavaScript, run it in a fresh\n\
+bubblewrap sandbox (or a remote Vercel or Daytona sandbox), watch the output\n\
+stream, explore interactive charts and see what each run cost. Includes the\n\
+sandpad-run command-line tool.")
 set(CPACK_PACKAGE_HOMEPAGE_URL "${PROJECT_HOMEPAGE_URL}")
 set(CPACK_RESOURCE_FILE_LICENSE "${PROJECT_SOURCE_DIR}/LICENSE")
 set(CPACK_PACKAGE_CONTACT "Sandpad developers <sandpad@example.org>")

@@ -17,7 +17,7 @@ packages=(
   # headless GUI tests and screenshots
   xvfb xauth imagemagick xdotool
   # packaging checks
-  appstream desktop-file-utils dpkg-dev file
+  appstream desktop-file-utils dpkg-dev file lintian
 )
 # Node.js: any `node` >= 18 already on the machine is fine (e.g. NodeSource); else Debian's.
 if ! command -v node >/dev/null 2>&1; then packages+=(nodejs); fi

@@ -60,7 +60,18 @@ std::shared_ptr<SandboxProvider> ProviderRegistry::create(const AppSettings& set
             options.python = settings.pythonPath;
         if (!settings.nodePath.isEmpty())
             options.node = settings.nodePath;
-        return std::make_shared<LocalProvider>(options);
+        auto provider = std::make_shared<LocalProvider>(options);
+        // The pool is sized here but started only by a long-lived caller (the GUI, after its window
+        // is shown): a one-shot CLI run would pay for a pre-started sandbox it never uses.
+        SandboxOptions poolOptions;
+        poolOptions.allowNetwork = settings.allowNetwork;
+        poolOptions.memoryLimitMb = settings.memoryLimitMb;
+        poolOptions.pipWheelDir = settings.pipWheelDir;
+        poolOptions.pipIndexUrl = settings.pipIndexUrl;
+        poolOptions.deadlineSeconds = settings.deadlineSeconds;
+        provider->setPoolOptions(poolOptions);
+        provider->setPoolSize(settings.poolSize);
+        return provider;
     }
     if (name == u"vercel") {
         VercelConfig config = VercelConfig::fromEnvironment();

@@ -627,6 +627,16 @@ CleanupReport LocalSandbox::destroy()
         QElapsedTimer timer;
         timer.start();
         int survivors = 0;
+        if (m_warm.pid1Fd >= 0 && m_namespaceFds.size() == 1) {
+            // The kernel lets a namespace's PID 1 exit only after all its other processes are
+            // gone (zap_pid_ns_processes): its exit proves the namespace empty, without a scan.
+            pollfd p{m_warm.pid1Fd, POLLIN, 0};
+            if (::poll(&p, 1, 10000) == 1)
+                links.clear();
+        }
+        if (m_warm.pid1Fd >= 0)
+            ::close(m_warm.pid1Fd);
+        m_warm.pid1Fd = -1;
         while (!links.isEmpty()) {
             survivors = 0;
             QDirIterator it(QStringLiteral("/proc"), QDir::Dirs | QDir::NoDotAndDotDot);
@@ -871,6 +881,7 @@ void LocalSandbox::readWarmInfo()
     const int fd = ::open(ns.constData(), O_RDONLY | O_CLOEXEC);
     if (fd >= 0)
         m_namespaceFds.append(fd);
+    m_warm.pid1Fd = static_cast<int>(::syscall(SYS_pidfd_open, m_warm.childPid, 0));
 }
 
 bool LocalSandbox::waitReady(int timeoutMs, const std::atomic<bool>* abort)

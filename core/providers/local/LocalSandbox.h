@@ -82,6 +82,7 @@ private:
         SandboxCommand command;
         QByteArray info;
         int childPid = -1;      // bwrap's --info-fd child-pid (PID 1 of the namespace)
+        int pid1Fd = -1;        // pidfd of it: PID 1 exits only after every process of its namespace
         bool ready = false;
         bool reaped = false;
         int status = 0;

@@ -7,6 +7,9 @@
 #include "console/RunController.h"
 #include "console/RunEntry.h"
 #include "console/RunNotebook.h"
+#include "documents/DocumentBrowser.h"
+#include "documents/DocumentStore.h"
+#include "recovery/RecoveryDialog.h"
 #include "engine/RunRecordConversion.h"
 #include "editor/CodeEditor.h"
 #include "editor/EditorPage.h"
@@ -23,6 +26,8 @@
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
+#include <QMenu>
 #include <QMessageBox>
 #include <QSplitter>
 #include <QTimer>
@@ -39,6 +44,9 @@ MainWindow::MainWindow(const MainWindowServices& services, QWidget* parent)
     resize(1400, 860);
     m_actions = new MainWindowActions(this);
     buildLayout();
+    if (!services.recoveryDir.isEmpty())
+        m_journal = new RecoveryJournal(services.recoveryDir, this);
+    buildDocumentsDock();
     m_runs = new RunController(services.executor, m_notebook, this);
     m_runs->setHistory(services.history, services.saveRunsToHistory);
     m_runs->setDeadlineSeconds(services.deadlineSeconds);
@@ -54,6 +62,10 @@ MainWindow::MainWindow(const MainWindowServices& services, QWidget* parent)
 
 MainWindow::~MainWindow()
 {
+    // Not closed through closeEvent (e.g. the session ended): keep pending text journaled, and
+    // write it while the tabs still exist.
+    if (m_journal)
+        m_journal->flush();
     // Entries report their destruction to m_origins: destroy them while it still exists.
     delete takeCentralWidget();
 }
@@ -103,6 +115,14 @@ void MainWindow::connectActions()
     connect(a->saveAs, &QAction::triggered, this, [this] { saveCurrent(true); });
     connect(a->closeTab, &QAction::triggered, this, &MainWindow::closeCurrentTab);
     connect(a->quit, &QAction::triggered, this, &QWidget::close);
+    connect(a->saveAsDocument, &QAction::triggered, this, &MainWindow::saveAsDocumentInteractive);
+    a->saveAsDocument->setEnabled(m_services.documents != nullptr);
+    connect(a->openWorkspace, &QAction::triggered, this, [this] {
+        if (m_services.openWorkspace)
+            m_services.openWorkspace(this);
+    });
+    a->openWorkspace->setEnabled(bool(m_services.openWorkspace));
+    connect(m_tabs, &EditorTabs::pageAdded, this, &MainWindow::watchPage);
     connect(a->find, &QAction::triggered, this, [this] {
         if (m_notebook->isAncestorOf(QApplication::focusWidget()))
             m_notebook->focusFind();
@@ -141,7 +161,7 @@ void MainWindow::connectActions()
     connect(m_tabs, &EditorTabs::currentChanged, this, &MainWindow::updateTitle);
     connect(m_tabs, &EditorTabs::tabCloseRequested, this, [this](int index) {
         if (confirmDiscard(m_tabs->page(index)))
-            m_tabs->closePage(index);
+            closePageAt(index);
     });
     connect(m_runs, &RunController::runningChanged, this, &MainWindow::onRunningChanged);
     connect(m_runs, &RunController::runFinished, this, &MainWindow::onRunFinished);
@@ -163,6 +183,9 @@ bool MainWindow::runAll()
     EditorPage* page = m_tabs->currentPage();
     if (!page)
         return false;
+    // A stored revision runs as itself (authorized by the store), not as editor text.
+    if (page->isReadOnlyRevision())
+        return runRevision(page->documentId(), page->baseRevisionId());
     return startRun(page, page->editor()->text(), page->title(), 1);
 }
 
@@ -216,6 +239,8 @@ bool MainWindow::startRun(EditorPage* page, const QString& code, const QString& 
 void MainWindow::onRunFinished(const ExecutionResult& result)
 {
     m_sessionTotal += result.costMicros;
+    if (!result.documentId.isEmpty() && m_browser)
+        m_browser->refresh(); // the document's run history
     m_status->setLastRunCost(result.costMicros);
     m_status->setSessionTotal(m_sessionTotal);
     refreshCredits();
@@ -360,7 +385,7 @@ void MainWindow::openExample(const Example& example)
     EditorPage* page = m_tabs->newTab(example.language, example.code(), example.fileName);
     page->setModified(false);
     if (blank)
-        m_tabs->closePage(m_tabs->indexOf(blank));
+        closePageAt(m_tabs->indexOf(blank));
 }
 
 bool MainWindow::openExample(const QString& name)
@@ -388,6 +413,14 @@ bool MainWindow::saveCurrent(bool askPath)
     EditorPage* page = m_tabs->currentPage();
     if (!page)
         return false;
+    if (page->isReadOnlyRevision()) {
+        if (!askPath) {
+            m_status->showMessage(tr("A stored revision is read-only: open the head to edit it."), 5000);
+            return false;
+        }
+    } else if (page->isDocument() && !askPath) {
+        return saveToDocument(page);
+    }
     QString path = page->filePath();
     if (askPath || path.isEmpty()) {
         const QString suggested = page->title().contains(QLatin1Char('.'))
@@ -427,7 +460,14 @@ void MainWindow::closeCurrentTab()
 {
     const int index = m_tabs->currentIndex();
     if (index >= 0 && confirmDiscard(m_tabs->page(index)))
-        m_tabs->closePage(index);
+        closePageAt(index);
+}
+
+void MainWindow::closePageAt(int index)
+{
+    if (EditorPage* page = m_tabs->page(index); page && m_journal)
+        m_journal->discard(page->tabId()); // closed on purpose: its text is saved or discarded
+    m_tabs->closePage(index);
 }
 
 void MainWindow::updateTitle()
@@ -444,7 +484,274 @@ void MainWindow::closeEvent(QCloseEvent* event)
             return;
         }
     m_runs->stop();
+    // Every tab was saved or its changes discarded on purpose: nothing is left to recover.
+    if (m_journal)
+        for (int i = 0; i < m_tabs->count(); ++i)
+            if (EditorPage* page = m_tabs->page(i))
+                m_journal->discard(page->tabId());
     event->accept();
+}
+
+// --- Saved documents --------------------------------------------------------------------------
+
+void MainWindow::buildDocumentsDock()
+{
+    m_browser = new DocumentBrowser(m_services.documents, m_services.ledger);
+    m_browser->setExecutor(m_services.executor);
+    m_documentsDock = new QDockWidget(tr("Documents"), this);
+    m_documentsDock->setObjectName(QStringLiteral("documentsDock"));
+    m_documentsDock->setAccessibleName(tr("Documents"));
+    m_documentsDock->setWidget(m_browser);
+    m_documentsDock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable
+                                 | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, m_documentsDock);
+    resizeDocks({m_documentsDock}, {400}, Qt::Horizontal);
+    QAction* toggle = m_documentsDock->toggleViewAction();
+    toggle->setText(tr("&Documents"));
+    toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    toggle->setShortcutContext(Qt::WindowShortcut);
+    toggle->setToolTip(tr("Show or hide the saved documents (%1)")
+                           .arg(toggle->shortcut().toString(QKeySequence::NativeText)));
+    addAction(toggle);
+    m_actions->viewMenu->insertAction(m_actions->viewMenu->actions().value(0), toggle);
+    m_actions->viewMenu->insertSeparator(m_actions->viewMenu->actions().value(1));
+    // Shown when the workspace has documents; otherwise out of the way until asked for.
+    m_documentsDock->setVisible(m_services.documents && !m_services.documents->documents().isEmpty());
+
+    connect(m_browser, &DocumentBrowser::openForEditing, this, &MainWindow::openDocumentForEditing);
+    connect(m_browser, &DocumentBrowser::openReadOnly, this,
+            [this](const QString& title, const QString& content, const QString& revisionId) {
+                openRevisionReadOnly(m_browser->currentDocumentId(), title, content, revisionId);
+            });
+    connect(m_browser, &DocumentBrowser::runRevisionRequested, this, &MainWindow::runRevision);
+    connect(m_browser, &DocumentBrowser::errorOccurred, this,
+            [this](const QString& message) { m_status->showMessage(message, 8000); });
+    connect(m_browser, &DocumentBrowser::documentsChanged, this, [this] {
+        // A rename shows in the document's open tabs.
+        if (!m_services.documents)
+            return;
+        for (int i = 0; i < m_tabs->count(); ++i) {
+            EditorPage* page = m_tabs->page(i);
+            if (!page || !page->isDocument())
+                continue;
+            if (const auto doc = m_services.documents->document(page->documentId()); doc && doc->title != page->title()) {
+                if (page->isReadOnlyRevision())
+                    page->setReadOnlyRevision(page->documentId(), doc->title, page->baseRevisionId());
+                else
+                    page->setDocument(page->documentId(), doc->title, page->baseRevisionId());
+            }
+        }
+    });
+}
+
+EditorPage* MainWindow::openDocumentForEditing(const QString& documentId, const QString& title, const QString& content,
+                                               const QString& headRevisionId)
+{
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        EditorPage* page = m_tabs->page(i);
+        if (page && page->documentId() == documentId && !page->isReadOnlyRevision()) {
+            m_tabs->setCurrentIndex(i); // already open: never two editable copies of one document
+            return page;
+        }
+    }
+    EditorPage* blank = m_tabs->currentPage();
+    if (blank && (blank->isDocument() || !blank->filePath().isEmpty() || blank->isModified()
+                  || !blank->editor()->text().isEmpty()))
+        blank = nullptr;
+    const Language language = languageFromTitle(title).value_or(Language::Python);
+    EditorPage* page = m_tabs->newTab(language, content, title);
+    page->setDocument(documentId, title, headRevisionId);
+    page->setModified(false);
+    if (blank)
+        closePageAt(m_tabs->indexOf(blank));
+    updateTitle();
+    return page;
+}
+
+EditorPage* MainWindow::openRevisionReadOnly(const QString& documentId, const QString& title, const QString& content,
+                                             const QString& revisionId)
+{
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        EditorPage* page = m_tabs->page(i);
+        if (page && page->isReadOnlyRevision() && page->baseRevisionId() == revisionId) {
+            m_tabs->setCurrentIndex(i);
+            return page;
+        }
+    }
+    const Language language = languageFromTitle(title).value_or(Language::Python);
+    EditorPage* page = m_tabs->newTab(language, content, title);
+    page->setReadOnlyRevision(documentId, title, revisionId);
+    page->setModified(false);
+    m_tabs->setTabText(m_tabs->indexOf(page), tr("%1 @ %2").arg(title, revisionId.left(8)));
+    updateTitle();
+    return page;
+}
+
+bool MainWindow::saveToDocument(EditorPage* page)
+{
+    DocumentStore* store = m_services.documents;
+    const auto revision = store ? store->save(page->documentId(), page->editor()->text()) : std::nullopt;
+    if (!revision) {
+        // The text stays in the editor (and in the recovery journal) until a save succeeds.
+        const QString why = store ? store->lastError() : tr("no workspace is open");
+        m_status->showMessage(tr("Save failed: %1").arg(why), 10000);
+        QMessageBox::warning(this, tr("Save"),
+                             tr("%1 could not be saved: %2\n\nYour text is still in the editor.").arg(page->title(), why));
+        return false;
+    }
+    page->setDocument(page->documentId(), page->title(), revision->id);
+    page->setModified(false);
+    m_status->showMessage(tr("Saved %1 as revision %2").arg(page->title(), revision->id.left(8)), 5000);
+    if (m_browser) {
+        m_browser->refresh();
+        m_browser->selectDocument(page->documentId());
+    }
+    updateTitle();
+    return true;
+}
+
+bool MainWindow::saveCurrentAsDocument(const QString& rawTitle)
+{
+    EditorPage* page = m_tabs->currentPage();
+    DocumentStore* store = m_services.documents;
+    QString title = rawTitle.trimmed();
+    if (!page || !store || title.isEmpty())
+        return false;
+    if (!languageFromTitle(title)) // no (known) extension: the tab's language gives one
+        title += page->language() == Language::JavaScript ? QStringLiteral(".js") : QStringLiteral(".py");
+    const auto doc = store->create(title, page->editor()->text());
+    if (!doc) {
+        m_status->showMessage(tr("Save failed: %1").arg(store->lastError()), 10000);
+        QMessageBox::warning(this, tr("Save as Document"),
+                             tr("The document could not be created: %1\n\nYour text is still in the editor.")
+                                 .arg(store->lastError()));
+        return false;
+    }
+    if (page->isReadOnlyRevision()) {
+        // A copy of a stored revision becomes a new document in its own editable tab.
+        openDocumentForEditing(doc->id, doc->title, page->editor()->text(), doc->headRevisionId);
+    } else {
+        page->setDocument(doc->id, doc->title, doc->headRevisionId);
+        page->setModified(false);
+    }
+    m_status->showMessage(tr("Saved %1 as a document").arg(doc->title), 5000);
+    if (m_browser) {
+        m_browser->refresh();
+        m_browser->selectDocument(doc->id);
+    }
+    m_documentsDock->show();
+    updateTitle();
+    return true;
+}
+
+void MainWindow::saveAsDocumentInteractive()
+{
+    EditorPage* page = m_tabs->currentPage();
+    if (!page || !m_services.documents)
+        return;
+    QString suggested = page->title();
+    if (!languageFromTitle(suggested))
+        suggested = suggested.toLower().replace(QLatin1Char(' '), QLatin1Char('_'))
+                    + (page->language() == Language::JavaScript ? QStringLiteral(".js") : QStringLiteral(".py"));
+    bool ok = false;
+    const QString title = QInputDialog::getText(this, tr("Save as Document"),
+                                                tr("Title (.py, .js or .mjs decides the language):"),
+                                                QLineEdit::Normal, suggested, &ok);
+    if (ok && !title.trimmed().isEmpty())
+        saveCurrentAsDocument(title);
+}
+
+bool MainWindow::runRevision(const QString& documentId, const QString& revisionId)
+{
+    if (m_runs->isRunning()) {
+        m_status->showMessage(tr("A run is in progress."), 5000);
+        return false;
+    }
+    DocumentStore* store = m_services.documents;
+    const auto doc = store ? store->document(documentId) : std::nullopt;
+    // The title and the shown code are for the notebook only: the Executor loads and authorizes
+    // the stored text itself (a refusal shows in the entry).
+    const QString revId = revisionId.isEmpty() && doc ? doc->headRevisionId : revisionId;
+    const auto rev = store && !revId.isEmpty() ? store->revision(revId) : std::nullopt;
+    const QString docTitle = doc ? doc->title : documentId;
+    const QString title = tr("%1 · revision %2").arg(docTitle, revId.left(8));
+    const Language language = languageFromTitle(docTitle).value_or(Language::Python);
+    return m_runs->startSavedRevision(documentId, revId, language, title, rev ? rev->content : QString());
+}
+
+// --- Recovery ----------------------------------------------------------------------------------
+
+void MainWindow::watchPage(EditorPage* page)
+{
+    if (!m_journal)
+        return;
+    QPointer<EditorPage> guard(page);
+    const QString tabId = page->tabId();
+    // The text is read when the journal writes (not on every keystroke); the journal is flushed
+    // or told to discard before a tab goes away, so the page is alive then.
+    const RecoveryJournal::SnapshotFn snapshot = [guard] {
+        RecoverySnapshot s;
+        if (!guard)
+            return s;
+        s.title = guard->title();
+        s.language = languageName(guard->language());
+        s.documentId = guard->documentId();
+        s.baseRevisionId = guard->baseRevisionId();
+        s.text = guard->editor()->text();
+        return s;
+    };
+    connect(page->editor(), &QsciScintilla::textChanged, m_journal, [this, guard, tabId, snapshot] {
+        if (guard && guard->isModified() && !guard->isReadOnlyRevision())
+            m_journal->noteChanged(tabId, snapshot);
+    });
+    connect(page->editor(), &QsciScintilla::modificationChanged, m_journal, [this, tabId](bool modified) {
+        if (!modified)
+            m_journal->discard(tabId); // saved (or undone back to the saved text)
+    });
+}
+
+void MainWindow::offerRecovery(bool restoreAll)
+{
+    if (!m_journal)
+        return;
+    const QList<RecoveryEntry> entries = restoreAll ? m_journal->pending() : RecoveryDialog::offer(*m_journal, this);
+    restoreRecovered(entries);
+}
+
+QList<EditorPage*> MainWindow::restoreRecovered(const QList<RecoveryEntry>& entries)
+{
+    QList<EditorPage*> pages;
+    for (const RecoveryEntry& entry : entries) {
+        if (!entry.isValid())
+            continue;
+        const RecoverySnapshot& s = *entry.snapshot;
+        EditorPage* blank = m_tabs->currentPage();
+        if (blank && (blank->isDocument() || !blank->filePath().isEmpty() || blank->isModified()
+                      || !blank->editor()->text().isEmpty()))
+            blank = nullptr;
+        const Language language = languageFromName(s.language).value_or(languageFromTitle(s.title).value_or(Language::Python));
+        EditorPage* page = m_tabs->newTab(language, {}, s.title);
+        // Bound again to its document when that still exists here (Save then appends a revision).
+        if (!s.documentId.isEmpty() && m_services.documents && m_services.documents->document(s.documentId))
+            page->setDocument(s.documentId, s.title, s.baseRevisionId);
+        page->editor()->setText(s.text); // modified: journaled under the new tab at once
+        page->setModified(true);
+        page->editor()->updateCellSeparators();
+        if (m_journal) {
+            RecoverySnapshot again = s;
+            again.tabId = page->tabId();
+            m_journal->noteChanged(page->tabId(), again);
+            if (m_journal->flush(page->tabId()))
+                m_journal->discardEntry(entry); // the old file goes only once the new one is written
+        }
+        if (blank)
+            closePageAt(m_tabs->indexOf(blank));
+        pages.append(page);
+    }
+    if (!pages.isEmpty())
+        m_status->showMessage(tr("Restored %n unsaved tab(s)", nullptr, int(pages.size())), 8000);
+    updateTitle();
+    return pages;
 }
 
 } // namespace sandpad

@@ -3,8 +3,10 @@
 #include "engine/ExecutionResult.h"
 #include "examples/ExampleLibrary.h"
 #include "providers/ValidationReport.h"
+#include "recovery/RecoveryJournal.h"
 
 #include <QHash>
+#include <QDockWidget>
 #include <QMainWindow>
 #include <QPointer>
 #include <functional>
@@ -13,6 +15,8 @@ namespace sandpad {
 
 class CodeEditor;
 class CreditsAccount;
+class DocumentBrowser;
+class DocumentStore;
 class EditorPage;
 class EditorTabs;
 class Executor;
@@ -39,6 +43,9 @@ struct MainWindowServices {
     int deadlineSeconds = 300;
     std::function<void(QWidget* parent)> openSettings; // the settings dialog (ui/settings)
     std::function<void(QWidget* parent)> openUsage;    // the usage view (ui/usage)
+    DocumentStore* documents = nullptr;                // saved documents (the Documents dock)
+    QString recoveryDir;                               // the data dir: unsaved text is journaled there
+    std::function<void(QWidget* parent)> openWorkspace; // File > Open Workspace… (the session's business)
 };
 
 // The main window: editor tabs on the left, the run notebook and the chart pane on the right,
@@ -57,6 +64,26 @@ public:
     ChartPane* chartPane() const { return m_charts; }
     QString chartRunId() const { return m_chartRunId; } // the run whose charts the pane shows
     FindReplaceBar* findBar() const { return m_findBar; }
+    DocumentBrowser* documentBrowser() const { return m_browser; }
+    QDockWidget* documentsDock() const { return m_documentsDock; }
+    RecoveryJournal* journal() const { return m_journal; } // null without services.recoveryDir
+
+    // Saved documents. Save (Ctrl+S) on a document tab appends a revision; these are what the
+    // dock's signals lead to.
+    EditorPage* openDocumentForEditing(const QString& documentId, const QString& title, const QString& content,
+                                       const QString& headRevisionId);
+    EditorPage* openRevisionReadOnly(const QString& documentId, const QString& title, const QString& content,
+                                     const QString& revisionId);
+    // Stores the current tab as a new document titled `title` (the extension gives the language).
+    bool saveCurrentAsDocument(const QString& title);
+    // Runs the stored revision (empty: the head) through the Executor; the entry names both.
+    bool runRevision(const QString& documentId, const QString& revisionId);
+    bool saveCurrent(bool askPath); // a document tab: a new revision; otherwise a file
+
+    // Recovery: shows the dialog when the journal holds text a crash left (call once at start),
+    // or restores every entry without asking (restoreAll, for tests and --restore-all).
+    void offerRecovery(bool restoreAll = false);
+    QList<EditorPage*> restoreRecovered(const QList<RecoveryEntry>& entries);
 
     bool runAll();
     bool runCurrentCell();
@@ -86,8 +113,12 @@ private:
     void onRunningChanged(bool running);
     void startValidation();
     void openFileWithDialog();
-    bool saveCurrent(bool askPath);
     void closeCurrentTab();
+    void closePageAt(int index); // after confirmDiscard: forgets the tab's journal too
+    bool saveToDocument(EditorPage* page);
+    void saveAsDocumentInteractive();
+    void watchPage(EditorPage* page);
+    void buildDocumentsDock();
     bool confirmDiscard(EditorPage* page);
     void updateTitle();
     void refreshCredits();
@@ -105,6 +136,9 @@ private:
     QPointer<QWidget> m_usageWindow;
     RunStatusBar* m_status = nullptr;
     RunController* m_runs = nullptr;
+    DocumentBrowser* m_browser = nullptr;
+    QDockWidget* m_documentsDock = nullptr;
+    RecoveryJournal* m_journal = nullptr;
     QHash<RunEntry*, Origin> m_origins;
     qint64 m_sessionTotal = 0;
 };

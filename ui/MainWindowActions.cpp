@@ -37,6 +37,9 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     save = make(w, tr("&Save"), {QKeySequence::Save}, {}, QStyle::SP_DialogSaveButton);
     saveAs = make(w, tr("Save &As…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)});
     closeTab = make(w, tr("&Close Tab"), {QKeySequence(Qt::CTRL | Qt::Key_W)});
+    saveAsDocument = make(w, tr("Save as &Document…"), {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_D)},
+                          tr("Store this tab as a saved document with revisions"));
+    openWorkspace = make(w, tr("Open &Workspace…"), {}, tr("Open another data folder (its documents, history and usage)"));
     quit = make(w, tr("&Quit"), {QKeySequence(Qt::CTRL | Qt::Key_Q)});
     quit->setMenuRole(QAction::QuitRole);
 
@@ -66,7 +69,9 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
 
     QMenuBar* bar = w->menuBar();
     QMenu* file = bar->addMenu(tr("&File"));
-    file->addActions({newTab, open, save, saveAs, closeTab});
+    file->addActions({newTab, open, save, saveAs, saveAsDocument, closeTab});
+    file->addSeparator();
+    file->addAction(openWorkspace);
     file->addSeparator();
     file->addAction(saveOutput);
     file->addSeparator();
@@ -80,7 +85,9 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     run->addSeparator();
     run->addAction(stop);
     bar->addMenu(examples);
+    fileMenu = file;
     QMenu* view = bar->addMenu(tr("&View"));
+    viewMenu = view;
     view->addActions({focusEditor, focusNotebook, clearNotebook});
     view->addSeparator();
     view->addAction(usage);

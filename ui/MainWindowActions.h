@@ -19,12 +19,14 @@ public:
     explicit MainWindowActions(QMainWindow* window);
 
     QAction *newTab, *open, *save, *saveAs, *closeTab, *quit;
+    QAction *saveAsDocument, *openWorkspace;
     QAction *find, *replace;
     QAction *runAll, *runCell, *runSelection, *stop;
     QAction *focusEditor, *focusNotebook, *clearNotebook, *saveOutput;
     QAction *settings, *usage, *about;
     ExamplesMenu* examples;
     QToolBar* toolBar;
+    QMenu *fileMenu, *viewMenu;
 };
 
 } // namespace sandpad

@@ -5,6 +5,7 @@
 #include "engine/Executor.h"
 #include "providers/ProviderError.h"
 #include "providers/ProviderRegistry.h"
+#include "providers/local/LocalProvider.h"
 #include "settings/SecretStore.h"
 #include "settings/SettingsDialog.h"
 
@@ -56,7 +57,9 @@ void openSettings(Workspace& workspace, QWidget* parent)
     settings.sanitize();
     settings.save();
     settings.applyEnvironment();
+    drainSandboxPool(workspace); // idle sandboxes were started with the old settings
     workspace.applySettings(settings);
+    startSandboxPool(workspace);
     if (auto* window = qobject_cast<MainWindow*>(parent)) {
         const auto provider = workspace.provider();
         window->setProvider(provider ? provider->name() : QStringLiteral("none"),
@@ -65,6 +68,21 @@ void openSettings(Workspace& workspace, QWidget* parent)
 }
 
 } // namespace
+
+void startSandboxPool(Workspace& workspace)
+{
+    if (auto local = std::dynamic_pointer_cast<LocalProvider>(workspace.provider())) {
+        local->setPoolSize(workspace.settings().poolSize);
+        if (workspace.settings().poolSize > 0)
+            local->startPool();
+    }
+}
+
+void drainSandboxPool(Workspace& workspace)
+{
+    if (auto local = std::dynamic_pointer_cast<LocalProvider>(workspace.provider()))
+        local->drainPool();
+}
 
 MainWindowServices workspaceServices(Workspace& workspace)
 {
@@ -78,6 +96,8 @@ MainWindowServices workspaceServices(Workspace& workspace)
     services.validate = validatorFor(provider, workspace.error());
     services.deadlineSeconds = workspace.settings().deadlineSeconds;
     services.openSettings = [&workspace](QWidget* parent) { openSettings(workspace, parent); };
+    services.documents = &workspace.documents();
+    services.recoveryDir = workspace.dataDir();
     return services;
 }
 

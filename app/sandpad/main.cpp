@@ -1,7 +1,13 @@
 // The desktop client: opens the workspace, builds the executor from the settings and shows the
-// main window. --run-example/--screenshot drive it for tests/screenshots/take-screenshots.sh.
+// main window. File > Open Workspace… swaps in another data dir. Test and screenshot hooks:
+//   --run-example NAME / --screenshot FILE   tests/screenshots/take-screenshots.sh
+//   --type-text TEXT   after start, inserts TEXT into the current editor tab as if typed (the
+//                      recovery crash test types through it, then kills the app with SIGKILL)
+//   --restore-all      restores every tab the recovery journal holds without asking
 #include "MainWindow.h"
 #include "WorkspaceServices.h"
+#include "editor/CodeEditor.h"
+#include "editor/EditorTabs.h"
 #include "workspace/Workspace.h"
 #include "engine/Executor.h"
 #include "settings/AppSettings.h"
@@ -9,10 +15,131 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
+#include <QFileDialog>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QTimer>
+#include <memory>
 
 using namespace sandpad;
+
+namespace {
+
+// Opens the workspace in dir. When it cannot be opened (corrupt or newer-schema database,
+// unwritable folder) says why, leaves the file alone, and offers to open another folder.
+// Returns null when the user gives up.
+std::unique_ptr<Workspace> openWorkspaceInteractive(QString dir, QWidget* parent)
+{
+    for (;;) {
+        auto workspace = std::make_unique<Workspace>(dir);
+        if (workspace->open())
+            return workspace;
+        const QString error = workspace->error();
+        workspace.reset();
+        qCritical("sandpad: cannot open the workspace %s: %s", qPrintable(dir), qPrintable(error));
+        QMessageBox box(QMessageBox::Critical, QObject::tr("Sandpad"),
+                        QObject::tr("The workspace in %1 cannot be opened.").arg(QDir::toNativeSeparators(dir)),
+                        QMessageBox::NoButton, parent);
+        box.setInformativeText(QObject::tr("%1\n\nNothing in it was changed.").arg(error));
+        QPushButton* another = box.addButton(QObject::tr("Open Another Workspace…"), QMessageBox::AcceptRole);
+        box.addButton(parent ? QMessageBox::Cancel : QMessageBox::Close);
+        box.setDefaultButton(another);
+        box.exec();
+        if (box.clickedButton() != another)
+            return nullptr;
+        dir = QFileDialog::getExistingDirectory(parent, QObject::tr("Open Workspace"), dir);
+        if (dir.isEmpty())
+            return nullptr;
+    }
+}
+
+void applySettings(Workspace& workspace)
+{
+    AppSettings settings = AppSettings::load();
+    settings.applyEnvironment();
+    settings.sanitize();
+    workspace.applySettings(settings); // a provider problem shows in the status bar
+}
+
+// The open workspace and its window; File > Open Workspace… replaces both.
+class Session : public QObject {
+public:
+    bool start(const QString& dataDir)
+    {
+        m_workspace = openWorkspaceInteractive(dataDir, nullptr);
+        if (!m_workspace)
+            return false;
+        applySettings(*m_workspace);
+        buildWindow();
+        return true;
+    }
+
+    MainWindow* window() const { return m_window.get(); }
+    Workspace* workspace() const { return m_workspace.get(); }
+    bool restoreAll = false;
+    QString typeText;
+
+    void shutdown()
+    {
+        if (m_workspace)
+            m_workspace->executor().waitForAll();
+        m_window.reset();
+        m_workspace.reset();
+    }
+
+private:
+    void buildWindow()
+    {
+        MainWindowServices services = workspaceServices(*m_workspace);
+        services.openWorkspace = [this](QWidget* parent) { switchWorkspace(parent); };
+        m_window = std::make_unique<MainWindow>(services);
+        m_window->show();
+        MainWindow* window = m_window.get();
+        Workspace* workspace = m_workspace.get();
+        // Both after the window is on screen: start-up never waits for sandboxes or the dialog.
+        QTimer::singleShot(0, window, [workspace] { startSandboxPool(*workspace); });
+        QTimer::singleShot(0, window, [this, window] {
+            window->offerRecovery(restoreAll);
+            if (!typeText.isEmpty())
+                if (CodeEditor* editor = window->tabs()->currentEditor())
+                    editor->insert(typeText);
+        });
+    }
+
+    void switchWorkspace(QWidget* parent)
+    {
+        const QString dir = QFileDialog::getExistingDirectory(parent, tr("Open Workspace"),
+                                                              m_workspace ? m_workspace->dataDir() : QString());
+        if (dir.isEmpty() || (m_workspace && QDir(dir) == QDir(m_workspace->dataDir())))
+            return;
+        auto next = openWorkspaceInteractive(dir, parent);
+        if (!next)
+            return;
+        // Closing asks about unsaved tabs; the app must not quit when its only window closes here.
+        QApplication::setQuitOnLastWindowClosed(false);
+        if (!m_window->close()) {
+            QApplication::setQuitOnLastWindowClosed(true);
+            return;
+        }
+        // Not inside the window's own action handler: replace it from the event loop.
+        m_next = std::move(next);
+        QTimer::singleShot(0, this, [this] {
+            drainSandboxPool(*m_workspace);
+            shutdown();
+            m_workspace = std::move(m_next);
+            applySettings(*m_workspace);
+            buildWindow();
+            QApplication::setQuitOnLastWindowClosed(true);
+        });
+    }
+
+    std::unique_ptr<Workspace> m_workspace;
+    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<Workspace> m_next; // opened, waiting for the old window to go
+};
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -28,24 +155,20 @@ int main(int argc, char** argv)
     const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("Workspace folder (default: $SANDPAD_DATA_DIR or the app data folder)."), QStringLiteral("DIR"));
     const QCommandLineOption runExample(QStringLiteral("run-example"), QStringLiteral("Open and run a bundled example."), QStringLiteral("NAME"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Save a screenshot of the window to FILE, then quit."), QStringLiteral("FILE"));
-    parser.addOptions({dataDir, runExample, screenshot});
+    const QCommandLineOption typeText(QStringLiteral("type-text"), QStringLiteral("Test hook: type TEXT into the current tab after start."), QStringLiteral("TEXT"));
+    const QCommandLineOption restoreAll(QStringLiteral("restore-all"), QStringLiteral("Restore every unsaved tab found at start without asking."));
+    parser.addOptions({dataDir, runExample, screenshot, typeText, restoreAll});
     parser.process(app);
 
-    Workspace workspace(parser.isSet(dataDir) ? parser.value(dataDir) : Database::defaultDataDir());
-    if (!workspace.open()) {
-        QMessageBox::critical(nullptr, QStringLiteral("Sandpad"), workspace.error());
+    Session session;
+    session.restoreAll = parser.isSet(restoreAll);
+    session.typeText = parser.value(typeText);
+    if (!session.start(parser.isSet(dataDir) ? parser.value(dataDir) : Database::defaultDataDir()))
         return 1;
-    }
-    AppSettings settings = AppSettings::load();
-    settings.applyEnvironment();
-    settings.sanitize();
-    workspace.applySettings(settings); // a provider problem shows in the status bar
-
-    MainWindow window(workspaceServices(workspace));
-    window.show();
+    MainWindow& window = *session.window();
 
     auto takeScreenshot = [&] {
-        window.grab().save(parser.value(screenshot));
+        session.window()->grab().save(parser.value(screenshot));
         QApplication::quit();
     };
     if (parser.isSet(runExample)) {
@@ -61,6 +184,6 @@ int main(int argc, char** argv)
         QTimer::singleShot(1500, &window, takeScreenshot);
     }
     const int status = QApplication::exec();
-    workspace.executor().waitForAll();
+    session.shutdown();
     return status;
 }

@@ -27,9 +27,19 @@ void RunController::waitForSaves()
 
 bool RunController::start(Language language, const QString& code, const QString& title)
 {
+    return startRequest(ExecutionRequest::adHoc(language, code, title), language, code, title);
+}
+
+bool RunController::startSavedRevision(const QString& documentId, const QString& revisionId, Language language,
+                                       const QString& title, const QString& shownCode)
+{
+    return startRequest(ExecutionRequest::savedRevision(documentId, revisionId), language, shownCode, title);
+}
+
+bool RunController::startRequest(ExecutionRequest request, Language language, const QString& code, const QString& title)
+{
     if (isRunning() || !m_executor)
         return false;
-    ExecutionRequest request = ExecutionRequest::adHoc(language, code, title);
     request.deadlineSeconds = m_deadlineSeconds;
     m_startedAt = QDateTime::currentDateTimeUtc();
     const QString provider = m_executor->providerName();
@@ -55,7 +65,9 @@ void RunController::onFinished(const ExecutionResult& result)
 {
     if (!m_handle)
         return; // delivered twice
-    const RunRecord record = toRunRecord(result, m_startedAt);
+    RunRecord record = toRunRecord(result, m_startedAt);
+    if (m_entry && !record.revisionId.isEmpty())
+        record.title = m_entry->record().title; // keep "title · revision abc12345" in the entry
     if (m_entry)
         m_entry->finish(record);
     if (m_history && m_saveToHistory) {

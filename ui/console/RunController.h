@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/ExecutionRequest.h"
 #include "engine/ExecutionResult.h"
 #include "engine/RunHandle.h"
 #include "runtime/Language.h"
@@ -36,6 +37,10 @@ public:
 
     // Starts a run; false when one is already running (or there is no executor).
     bool start(Language language, const QString& code, const QString& title);
+    // Runs a stored revision: the Executor loads and authorizes the stored text itself (nothing
+    // from the caller is run). title names the entry (document and revision); code is only shown.
+    bool startSavedRevision(const QString& documentId, const QString& revisionId, Language language,
+                            const QString& title, const QString& shownCode);
     // Cancels the current run (its entry then says cancelled, $0.00).
     void stop();
     bool isRunning() const { return m_handle != nullptr; }
@@ -51,6 +56,7 @@ signals:
 
 private:
     void onFinished(const ExecutionResult& result);
+    bool startRequest(ExecutionRequest request, Language language, const QString& code, const QString& title);
     Executor* m_executor;
     RunNotebook* m_notebook;
     RunHistory* m_history = nullptr;

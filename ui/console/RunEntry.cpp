@@ -231,7 +231,11 @@ void RunEntry::updateHeader()
         colour = dark ? QStringLiteral("#fdd663") : QStringLiteral("#8a5a00");
     const QString status = m_running ? tr("running…") : statusLabel(m_record.status);
     QStringList parts;
-    parts << QStringLiteral("<b>[%1]</b> %2").arg(m_number).arg(m_record.title.toHtmlEscaped());
+    QString title = m_record.title;
+    // A saved-revision run names its revision (runs loaded from the history store only the title).
+    if (!m_record.revisionId.isEmpty() && !title.contains(m_record.revisionId.left(8)))
+        title += tr(" · revision %1").arg(m_record.revisionId.left(8));
+    parts << QStringLiteral("<b>[%1]</b> %2").arg(m_number).arg(title.toHtmlEscaped());
     parts << m_record.language.toHtmlEscaped() << m_record.provider.toHtmlEscaped();
     parts << QStringLiteral("<span style=\"color:%1\"><b>%2</b></span>").arg(colour, status.toHtmlEscaped());
     if (!m_running) {

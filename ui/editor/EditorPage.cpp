@@ -6,13 +6,15 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QUuid>
 #include <QVBoxLayout>
 
 namespace sandpad {
 
 EditorPage::EditorPage(const QString& untitledName, QWidget* parent)
     : QWidget(parent), m_editor(new CodeEditor(this)), m_language(new QComboBox(this)),
-      m_path(new QLabel(this)), m_untitledName(untitledName)
+      m_path(new QLabel(this)), m_untitledName(untitledName),
+      m_tabId(QUuid::createUuid().toString(QUuid::WithoutBraces))
 {
     m_language->addItem(tr("Python"), languageName(Language::Python));
     m_language->addItem(tr("JavaScript"), languageName(Language::JavaScript));
@@ -59,11 +61,50 @@ void EditorPage::setLanguage(Language language)
 void EditorPage::setFilePath(const QString& path)
 {
     m_filePath = path;
-    m_path->setText(path.isEmpty() ? tr("not saved") : QFileInfo(path).absoluteFilePath());
+    if (!path.isEmpty())
+        m_documentId.clear(); // a file tab is no longer bound to a document
+    updateLocation();
     if (!path.isEmpty())
         if (auto language = languageFromTitle(QFileInfo(path).fileName()))
             setLanguage(*language);
     emit titleChanged();
+}
+
+void EditorPage::setDocument(const QString& documentId, const QString& title, const QString& baseRevisionId)
+{
+    m_documentId = documentId;
+    m_baseRevisionId = baseRevisionId;
+    m_filePath.clear();
+    if (!title.isEmpty()) {
+        m_untitledName = title;
+        if (auto language = languageFromTitle(title))
+            setLanguage(*language);
+    }
+    updateLocation();
+    emit titleChanged();
+}
+
+void EditorPage::setReadOnlyRevision(const QString& documentId, const QString& title, const QString& revisionId)
+{
+    setDocument(documentId, title, revisionId);
+    m_readOnly = true;
+    m_editor->setReadOnly(true);
+    m_language->setEnabled(false);
+    updateLocation();
+}
+
+QString EditorPage::locationText() const { return m_path->text(); }
+
+void EditorPage::updateLocation()
+{
+    const QString shortRev = m_baseRevisionId.left(8);
+    if (m_readOnly)
+        m_path->setText(tr("revision %1 (read-only)").arg(shortRev));
+    else if (!m_documentId.isEmpty())
+        m_path->setText(shortRev.isEmpty() ? tr("document") : tr("document · based on revision %1").arg(shortRev));
+    else
+        m_path->setText(m_filePath.isEmpty() ? tr("not saved") : QFileInfo(m_filePath).absoluteFilePath());
+    m_path->setAccessibleName(m_readOnly ? tr("Revision") : m_documentId.isEmpty() ? tr("File") : tr("Document"));
 }
 
 QString EditorPage::title() const

@@ -30,6 +30,7 @@ EditorPage* EditorTabs::newTab(Language language, const QString& text, const QSt
     refreshTitle(page);
     setCurrentIndex(index);
     page->editor()->setFocus();
+    emit pageAdded(page);
     return page;
 }
 

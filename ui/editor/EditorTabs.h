@@ -31,6 +31,8 @@ public:
 
 signals:
     void currentEditorChanged(sandpad::CodeEditor* editor);
+    // A tab was created (its text is set and it is unmodified).
+    void pageAdded(sandpad::EditorPage* page);
 
 private:
     void refreshTitle(EditorPage* page);

@@ -250,7 +250,20 @@ private slots:
         QVERIFY(pending.first().isValid());
         QCOMPARE(pending.first().snapshot->text, text);
 
-        // The next start restores it (as --restore-all does: the dialog's "Restore" for all).
+        // The real app restarted restores it: the text moves to the new tab's journal file.
+        const QStringList before = recoveryFiles(data.path());
+        QProcess again1;
+        again1.setProcessEnvironment(env);
+        again1.start(appPath(), {QStringLiteral("--data-dir"), data.path(), QStringLiteral("--restore-all")});
+        QVERIFY(again1.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(recoveryFiles(data.path()).size() == 1 && recoveryFiles(data.path()) != before, 20000);
+        again1.kill();
+        QVERIFY(again1.waitForFinished(5000));
+        const QList<RecoveryEntry> moved = journal.pending();
+        QCOMPARE(moved.size(), 1);
+        QCOMPARE(moved.first().snapshot->text, text);
+
+        // In-process, the same (as --restore-all does: the dialog's "Restore" for all).
         GuiTestSession again(data.path());
         QVERIFY(again.opened);
         MainWindow window(again.services());

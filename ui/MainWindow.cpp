@@ -47,6 +47,11 @@ MainWindow::MainWindow(const MainWindowServices& services, QWidget* parent)
     if (!services.recoveryDir.isEmpty())
         m_journal = new RecoveryJournal(services.recoveryDir, this);
     buildDocumentsDock();
+    if (m_journal)
+        connect(m_journal, &RecoveryJournal::writeFailed, this, [this](const QString&, const QString& error) {
+            // The text is still in the editor; the journal retries.
+            m_status->showMessage(tr("Unsaved text cannot be written to the recovery journal: %1").arg(error), 10000);
+        });
     m_runs = new RunController(services.executor, m_notebook, this);
     m_runs->setHistory(services.history, services.saveRunsToHistory);
     m_runs->setDeadlineSeconds(services.deadlineSeconds);
@@ -516,7 +521,10 @@ void MainWindow::buildDocumentsDock()
     m_actions->viewMenu->insertAction(m_actions->viewMenu->actions().value(0), toggle);
     m_actions->viewMenu->insertSeparator(m_actions->viewMenu->actions().value(1));
     // Shown when the workspace has documents; otherwise out of the way until asked for.
-    m_documentsDock->setVisible(m_services.documents && !m_services.documents->documents().isEmpty());
+    const QList<Document> existing = m_services.documents ? m_services.documents->documents() : QList<Document>{};
+    m_documentsDock->setVisible(!existing.isEmpty());
+    if (!existing.isEmpty())
+        m_browser->selectDocument(existing.first().id); // the latest change, with its timeline
 
     connect(m_browser, &DocumentBrowser::openForEditing, this, &MainWindow::openDocumentForEditing);
     connect(m_browser, &DocumentBrowser::openReadOnly, this,

@@ -11,6 +11,7 @@ app="$build_dir/app/sandpad/sandpad"
 out="$source_dir/docs/screenshots"
 mkdir -p "$out"
 examples=${*:-"sine_wave line_dates scatter grouped_bar pandas_table sympy_session javascript_snippet"}
+examples=$(echo "$examples" | tr ' ' '\n' | grep -vx documents || true) # "documents": the dock, below
 # One throwaway workspace so that the notebook shows the runs of this session only.
 data_dir=$(mktemp -d)
 trap 'rm -rf "$data_dir"' EXIT
@@ -21,3 +22,28 @@ for example in $examples; do
         "$app" --run-example "$example" --screenshot "$out/$example.png"
 done
 ls -l "$out"
+
+# The Documents dock: a workspace with a few saved snippets, revisions and a run of an old revision.
+if [ -z "${*:-}" ] || echo " $* " | grep -q " documents "; then
+    cli="$build_dir/app/sandpad-run/sandpad-run"
+    [ -x "$cli" ] || { echo "no $cli: build the sandpad-run target for the documents screenshot" >&2; exit 2; }
+    docs_dir=$(mktemp -d)
+    src=$(mktemp -d)
+    printf 'import math\nprint([round(math.sin(x / 4), 3) for x in range(8)])\n' > "$src/sines.py"
+    printf 'const words = ["sand", "pad"];\nconsole.log(words.join(""));\n' > "$src/join.js"
+    printf 'def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n\nprint(fib(10))\n' > "$src/fib.py"
+    SANDPAD_DATA_DIR="$docs_dir" "$cli" --save "$src/join.js" --title join.js >/dev/null
+    SANDPAD_DATA_DIR="$docs_dir" "$cli" --save "$src/sines.py" --title sines.py >/dev/null
+    fib=$(SANDPAD_DATA_DIR="$docs_dir" "$cli" --json --save "$src/fib.py" --title fibonacci.py \
+          | sed -n 's/.*"document_id": *"\([^"]*\)".*/\1/p')
+    printf 'from functools import cache\n\n@cache\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n\nprint(fib(10))\n' > "$src/fib.py"
+    SANDPAD_DATA_DIR="$docs_dir" "$cli" --save "$src/fib.py" --document "$fib" >/dev/null
+    printf 'from functools import cache\n\n@cache\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n\nprint([fib(n) for n in range(15)])\n' > "$src/fib.py"
+    SANDPAD_DATA_DIR="$docs_dir" "$cli" --save "$src/fib.py" --document "$fib" >/dev/null
+    SANDPAD_DATA_DIR="$docs_dir" "$cli" --provider local --document "$fib" >/dev/null || true
+    echo "screenshot: documents"
+    SANDPAD_DATA_DIR="$docs_dir" QT_QPA_PLATFORM=xcb timeout 120 \
+        xvfb-run -a -s "-screen 0 1400x860x24" \
+        "$app" --screenshot "$out/documents.png"
+    rm -rf "$docs_dir" "$src"
+fi

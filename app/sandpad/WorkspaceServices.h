@@ -2,6 +2,8 @@
 
 #include "MainWindow.h"
 
+#include <memory>
+
 namespace sandpad {
 
 class Workspace;
@@ -11,6 +13,11 @@ class Workspace;
 // (secrets go to the OS keychain).
 // documents and recoveryDir (the data dir) are set; openWorkspace is the session's to fill in.
 MainWindowServices workspaceServices(Workspace& workspace);
+
+// Opens the workspace in dir. When it cannot be opened (corrupt or newer-schema database,
+// unwritable folder) says why (a dialog and stderr), leaves the file alone, and offers to open
+// another folder. Returns null when the user gives up.
+std::unique_ptr<Workspace> openWorkspaceInteractive(QString dir, QWidget* parent);
 
 // The local provider's pre-started sandboxes: sizes the pool from the settings and starts filling
 // it in the background. Call after the window is shown (never delays start-up); no-op for other

@@ -18,41 +18,12 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QMessageBox>
-#include <QPushButton>
 #include <QTimer>
 #include <memory>
 
 using namespace sandpad;
 
 namespace {
-
-// Opens the workspace in dir. When it cannot be opened (corrupt or newer-schema database,
-// unwritable folder) says why, leaves the file alone, and offers to open another folder.
-// Returns null when the user gives up.
-std::unique_ptr<Workspace> openWorkspaceInteractive(QString dir, QWidget* parent)
-{
-    for (;;) {
-        auto workspace = std::make_unique<Workspace>(dir);
-        if (workspace->open())
-            return workspace;
-        const QString error = workspace->error();
-        workspace.reset();
-        qCritical("sandpad: cannot open the workspace %s: %s", qPrintable(dir), qPrintable(error));
-        QMessageBox box(QMessageBox::Critical, QObject::tr("Sandpad"),
-                        QObject::tr("The workspace in %1 cannot be opened.").arg(QDir::toNativeSeparators(dir)),
-                        QMessageBox::NoButton, parent);
-        box.setInformativeText(QObject::tr("%1\n\nNothing in it was changed.").arg(error));
-        QPushButton* another = box.addButton(QObject::tr("Open Another Workspace…"), QMessageBox::AcceptRole);
-        box.addButton(parent ? QMessageBox::Cancel : QMessageBox::Close);
-        box.setDefaultButton(another);
-        box.exec();
-        if (box.clickedButton() != another)
-            return nullptr;
-        dir = QFileDialog::getExistingDirectory(parent, QObject::tr("Open Workspace"), dir);
-        if (dir.isEmpty())
-            return nullptr;
-    }
-}
 
 void applySettings(Workspace& workspace)
 {

@@ -26,6 +26,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileDialog>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
@@ -294,6 +295,32 @@ private slots:
             QVERIFY(!workspace.open());
             QVERIFY(!workspace.error().isEmpty());
         }
+        QCOMPARE(sha(db), before);
+
+        // The start-up / File > Open Workspace path: says why, offers another folder, opens that.
+        QTemporaryDir good;
+        QString shownError;
+        QTimer::singleShot(200, qApp, [&] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box)
+                return;
+            shownError = box->text() + box->informativeText();
+            for (QAbstractButton* b : box->buttons())
+                if (b->text().contains(QStringLiteral("Another")))
+                    b->click();
+            QTimer::singleShot(300, qApp, [&] {
+                if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+                    dialog->setDirectory(good.path());
+                    static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept is protected
+                }
+            });
+        });
+        auto other = openWorkspaceInteractive(data.path(), nullptr);
+        QVERIFY2(shownError.contains(QStringLiteral("cannot be opened")), qPrintable(shownError));
+        QVERIFY2(shownError.contains(QStringLiteral("Nothing in it was changed")), qPrintable(shownError));
+        QVERIFY(other);
+        QCOMPARE(QDir(other->dataDir()).canonicalPath(), QDir(good.path()).canonicalPath());
+        other.reset();
         QCOMPARE(sha(db), before);
 
         // The real app says so (and waits in its "Open Another Workspace…" dialog).

@@ -20,6 +20,7 @@
 #include <QMessageBox>
 #include <QTimer>
 #include <memory>
+#include <utility>
 
 using namespace sandpad;
 
@@ -70,11 +71,13 @@ private:
         Workspace* workspace = m_workspace.get();
         // Both after the window is on screen: start-up never waits for sandboxes or the dialog.
         QTimer::singleShot(0, window, [workspace] { startSandboxPool(*workspace); });
-        QTimer::singleShot(0, window, [this, window] {
-            window->offerRecovery(restoreAll);
-            if (!typeText.isEmpty())
+        // The test hooks apply to the first window only.
+        QTimer::singleShot(0, window, [window, restore = std::exchange(restoreAll, false),
+                                       text = std::exchange(typeText, QString())] {
+            window->offerRecovery(restore);
+            if (!text.isEmpty())
                 if (CodeEditor* editor = window->tabs()->currentEditor())
-                    editor->insert(typeText);
+                    editor->insert(text);
         });
     }
 

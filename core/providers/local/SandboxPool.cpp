@@ -186,6 +186,9 @@ std::unique_ptr<LocalSandbox> SandboxPool::take(const SandboxOptions& options, R
         if (!queue.empty()) {
             sandbox = std::move(queue.front());
             queue.pop_front();
+            m_lastTake[options.language] = std::chrono::steady_clock::now();
+        } else {
+            m_lastTake[options.language] = {}; // runs come faster than the delay: refill now
         }
     }
     m_changed.notify_all(); // start the next one now
@@ -226,18 +229,23 @@ void SandboxPool::loop()
             }
         }
         std::optional<Language> need;
+        auto wait = std::chrono::steady_clock::duration(2s); // also the periodic memory check
         if (m_started && m_size > 0 && !shortOfMemory) {
+            const auto now = std::chrono::steady_clock::now();
             for (Language language : kLanguages) {
-                if (failures[language] < 3 &&
-                    int(m_idle[language].size()) + m_warming[language] < m_size) {
-                    need = language;
-                    break;
+                if (failures[language] >= 3 || int(m_idle[language].size()) + m_warming[language] >= m_size)
+                    continue;
+                const auto due = m_lastTake[language] + std::chrono::milliseconds(kRefillDelayMs);
+                if (now < due) {
+                    wait = std::min(wait, due - now);
+                    continue;
                 }
+                need = language;
+                break;
             }
         }
         if (!need) {
-            // Also the periodic memory check while full or short of memory.
-            m_changed.wait_for(lock, 2s);
+            m_changed.wait_for(lock, wait);
             continue;
         }
         ++m_warming[*need];

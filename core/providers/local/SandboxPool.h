@@ -4,6 +4,7 @@
 #include "providers/local/LocalSandbox.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -31,6 +32,9 @@ public:
 
     static constexpr qint64 kRefillBelowBytes = 512LL << 20; // no new sandbox under this
     static constexpr qint64 kShrinkBelowBytes = 256LL << 20; // idle sandboxes are dropped under this
+    // A refill waits this long after a take: its imports (~1.5 s of CPU) would otherwise compete
+    // with the run that was just handed out (2 cores here); the user is still reading the output.
+    static constexpr int kRefillDelayMs = 1000;
 
     explicit SandboxPool(Factory factory, MemoryProbe memory = {});
     ~SandboxPool(); // stops the thread; every idle sandbox is killed and removed
@@ -74,6 +78,7 @@ private:
     SandboxOptions m_options;
     std::map<Language, std::deque<std::unique_ptr<LocalSandbox>>> m_idle;
     std::map<Language, int> m_warming;
+    std::map<Language, std::chrono::steady_clock::time_point> m_lastTake;
     std::vector<std::unique_ptr<LocalSandbox>> m_graveyard; // destroyed on the pool thread
 };
 

@@ -172,6 +172,11 @@ private slots:
         QCOMPARE(entry->record().documentId, docId);
         QTRY_VERIFY_WITH_TIMEOUT(entry->outputView()->toPlainText().contains(QStringLiteral("first version")), 5000);
         QVERIFY(!entry->outputView()->toPlainText().contains(QStringLiteral("second version")));
+        // Run All on the read-only revision tab runs that stored revision too (not editor text).
+        QVERIFY(page()->isReadOnlyRevision());
+        QVERIFY(m_window->runAll());
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runs()->isRunning(), 60000);
+        QCOMPARE(m_window->notebook()->entries().last()->record().revisionId, rev1);
         // ... and the document's run history shows it.
         QTRY_VERIFY_WITH_TIMEOUT(browser->runTable()->rowCount() >= 1, 5000);
 
@@ -237,6 +242,10 @@ private slots:
         QProcess app;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        // No provider: nothing runs, so no pre-started sandboxes are left behind by the SIGKILL;
+        // and none of the user's settings.
+        env.insert(QStringLiteral("SANDPAD_PROVIDER"), QStringLiteral("none"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.path() + QStringLiteral("/config"));
         app.setProcessEnvironment(env);
         app.start(appPath(), {QStringLiteral("--data-dir"), data.path(), QStringLiteral("--type-text"), text});
         QVERIFY(app.waitForStarted());
@@ -327,6 +336,10 @@ private slots:
         QProcess app;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        // No provider: nothing runs, so no pre-started sandboxes are left behind by the SIGKILL;
+        // and none of the user's settings.
+        env.insert(QStringLiteral("SANDPAD_PROVIDER"), QStringLiteral("none"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.path() + QStringLiteral("/config"));
         app.setProcessEnvironment(env);
         app.start(appPath(), {QStringLiteral("--data-dir"), data.path()});
         QVERIFY(app.waitForStarted());

@@ -586,11 +586,16 @@ EditorPage* MainWindow::openRevisionReadOnly(const QString& documentId, const QS
             return page;
         }
     }
-    const Language language = languageFromTitle(title).value_or(Language::Python);
-    EditorPage* page = m_tabs->newTab(language, content, title);
-    page->setReadOnlyRevision(documentId, title, revisionId);
+    // The browser's title may be a label ("x.py @ #1 (…)"): the document's own title gives the language.
+    QString docTitle = title;
+    if (m_services.documents)
+        if (const auto doc = m_services.documents->document(documentId))
+            docTitle = doc->title;
+    const Language language = languageFromTitle(docTitle).value_or(Language::Python);
+    EditorPage* page = m_tabs->newTab(language, content, docTitle);
+    page->setReadOnlyRevision(documentId, docTitle, revisionId);
     page->setModified(false);
-    m_tabs->setTabText(m_tabs->indexOf(page), tr("%1 @ %2").arg(title, revisionId.left(8)));
+    m_tabs->setTabText(m_tabs->indexOf(page), tr("%1 @ %2").arg(docTitle, revisionId.left(8)));
     updateTitle();
     return page;
 }

@@ -157,6 +157,9 @@ private slots:
         QVERIFY(browser->openSelectedRevision());
         QVERIFY(page()->isReadOnlyRevision());
         QVERIFY(page()->editor()->isReadOnly());
+        QCOMPARE(page()->title(), QStringLiteral("snippet.py"));
+        QCOMPARE(m_window->tabs()->tabText(m_window->tabs()->currentIndex()),
+                 QStringLiteral("snippet.py @ %1").arg(rev1.left(8)));
         QCOMPARE(page()->editor()->text(), QStringLiteral("print('first version')\n"));
         QVERIFY2(page()->locationText().contains(QStringLiteral("revision %1 (read-only)").arg(rev1.left(8))),
                  qPrintable(page()->locationText()));

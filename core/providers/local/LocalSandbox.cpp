@@ -459,6 +459,10 @@ CommandOutcome LocalSandbox::run(const SandboxCommand& command, const OutputCall
                 const int fd = ::open(ns.constData(), O_RDONLY | O_CLOEXEC);
                 if (fd >= 0)
                     m_namespaceFds.append(fd);
+                // And a pidfd on the namespace's PID 1: its exit proves the namespace empty, so
+                // destroy() need not scan /proc (a scan costs ~25 ms per run).
+                if (m_warm.pid1Fd < 0)
+                    m_warm.pid1Fd = static_cast<int>(::syscall(SYS_pidfd_open, childPid, 0));
             }
         }
         return n == 0;

@@ -151,7 +151,7 @@ int main(int argc, char* argv[])
     std::printf("| what | median ms | p95 ms | ratio |\n|---|---:|---:|---:|\n");
     std::printf("| `python3 -c 'print(1)'` (no sandbox) | %.1f | %.1f | 1.00 |\n", sp.median, sp.p95);
     row("plain `bwrap … python3 -c 'print(1)'`", sb, sp);
-    row("Executor `print(1)`, cold", cp, sp);
+    row("Executor `print(1)`, cold (ratio to plain bwrap; goal <= 1.3)", cp, sb);
     row("Executor `print(1)`, **pooled** (goal < 30 ms)", wp, sp);
     std::printf("| sine-wave chart, cold | %.1f | %.1f | 1.00 |\n", cs.median, cs.p95);
     row("sine-wave chart, **pooled** (goal < 200 ms)", ws, cs);

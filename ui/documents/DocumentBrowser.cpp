@@ -400,7 +400,7 @@ void DocumentBrowser::reloadRevisions()
         auto* number = item(QString::number(count - i), r.id);
         number->setData(Qt::UserRole, r.id);
         m_revisionTable->setItem(i, RevNumber, number);
-        m_revisionTable->setItem(i, RevTime, item(QLocale().toString(r.createdAt.toLocalTime(), QLocale::ShortFormat),
+        m_revisionTable->setItem(i, RevTime, item(r.createdAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")),
                                                   r.createdAt.toLocalTime().toString(Qt::ISODateWithMs)));
         m_revisionTable->setItem(i, RevSize, item(humanSize(r.size), tr("%n byte(s)", nullptr, static_cast<int>(std::min<qint64>(r.size, INT_MAX)))));
         m_revisionTable->setItem(i, RevSha, item(r.sha256.left(10), r.sha256));
@@ -422,7 +422,7 @@ void DocumentBrowser::reloadRuns()
     m_runTable->setRowCount(static_cast<int>(entries.size()));
     for (int i = 0; i < entries.size(); ++i) {
         const UsageEntry& e = entries[i];
-        m_runTable->setItem(i, RunTime, item(QLocale().toString(e.time.toLocalTime(), QLocale::ShortFormat),
+        m_runTable->setItem(i, RunTime, item(e.time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")),
                                              e.time.toLocalTime().toString(Qt::ISODate)));
         auto* rev = item(revisionLabel(e.revisionId), e.revisionId);
         rev->setData(Qt::UserRole, e.revisionId);
@@ -441,7 +441,7 @@ QString DocumentBrowser::revisionLabel(const QString& revisionId) const
     const int count = static_cast<int>(m_revisions.size());
     for (int i = 0; i < count; ++i)
         if (m_revisions[i].id == revisionId)
-            return QStringLiteral("#%1 (%2)").arg(count - i).arg(m_revisions[i].sha256.left(8));
+            return QStringLiteral("#%1 (%2)").arg(count - i).arg(revisionId.left(8)); // the id the notebook shows
     return revisionId.left(8);
 }
 
@@ -715,10 +715,7 @@ void DocumentBrowser::exportInteractive()
     if (revisionId != doc->headRevisionId) {
         // An older revision gets its number in the suggested name, so it is not mistaken for the head.
         const QFileInfo fi(doc->title);
-        const auto rev = loadRevision(revisionId);
-        name = QStringLiteral("%1-%2.%3").arg(fi.completeBaseName(),
-                                              rev ? rev->sha256.left(8) : revisionId.left(8),
-                                              fi.suffix());
+        name = QStringLiteral("%1-%2.%3").arg(fi.completeBaseName(), revisionId.left(8), fi.suffix());
     }
     const QString path = QFileDialog::getSaveFileName(this, tr("Export revision"), name,
                                                       tr("Code files (*.py *.js *.mjs *.cjs);;All files (*)"));

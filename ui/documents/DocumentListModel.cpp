@@ -56,7 +56,8 @@ QVariant DocumentListModel::data(const QModelIndex& index, int role) const
         case TitleColumn: return d->title;
         case LanguageColumn: return languageLabel(d->language);
         case RevisionsColumn: return d->revisionCount;
-        case UpdatedColumn: return QLocale().toString(d->updatedAt.toLocalTime(), QLocale::ShortFormat);
+        // Compact and sortable; the full ISO time is the tooltip.
+        case UpdatedColumn: return d->updatedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
         default: return {};
         }
     case Qt::ToolTipRole:

@@ -9,6 +9,9 @@ install(FILES "${SANDPAD_PACKAGING_DIR}/icons/sandpad.svg"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps")
 install(FILES "${SANDPAD_PACKAGING_DIR}/io.github.sandpad.Sandpad.metainfo.xml"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/metainfo")
+# The example command provider (docs/providers.md), for users who plug in their own runner.
+install(PROGRAMS "${PROJECT_SOURCE_DIR}/resources/runtime/command-provider-example.py"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/sandpad")
 # Debian's machine-readable copyright, pointing at the system's copy of the GPL (LICENSE has the text).
 install(FILES "${SANDPAD_PACKAGING_DIR}/copyright"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/doc/sandpad")

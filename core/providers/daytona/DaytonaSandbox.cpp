@@ -2,6 +2,7 @@
 
 #include "providers/ProviderError.h"
 #include "providers/RunControl.h"
+#include "providers/http/RemoteCleanup.h"
 
 #include <QHttpMultiPart>
 #include <QJsonDocument>
@@ -343,38 +344,18 @@ CleanupReport DaytonaSandbox::destroy()
     m_http.setControl(nullptr); // cleanup is never cancelled
     try {
         const HttpResponse del = m_http.send(apiRequest("DELETE", QStringLiteral("/sandbox/") + m_id));
+        QString problem;
         if (!del.ok() && del.status != 404)
-            report.detail = m_http.errorFor(del, QStringLiteral("deleting the sandbox")).message();
-        QDeadlineTimer confirm(m_config.confirmTimeoutMs);
-        qint64 pause = 100;
-        QString state;
-        for (;;) {
-            HttpRequest get = apiRequest("GET", QStringLiteral("/sandbox/") + m_id);
-            get.deadline = QDeadlineTimer(std::clamp<qint64>(confirm.remainingTime(), 1000, m_config.requestTimeoutMs));
-            const HttpResponse resp = m_http.send(get);
-            if (resp.end == HttpResponse::End::Finished && resp.status == 404) {
-                report.confirmed = true;
-                report.detail = QStringLiteral("sandbox %1 no longer exists").arg(m_id);
-                break;
-            }
-            if (resp.ok()) {
-                state = QJsonDocument::fromJson(resp.body).object().value(QLatin1String("state")).toString();
-                if (state == QLatin1String("destroyed")) {
-                    report.confirmed = true;
-                    report.detail = QStringLiteral("sandbox %1 reported destroyed").arg(m_id);
-                    break;
-                }
-            }
-            if (confirm.hasExpired()) {
-                report.detail = QStringLiteral("Daytona: deletion of sandbox %1 not confirmed within %2 s (last state: %3)%4")
-                                    .arg(m_id).arg(m_config.confirmTimeoutMs / 1000)
-                                    .arg(state.isEmpty() ? QStringLiteral("unknown") : state,
-                                         report.detail.isEmpty() ? QString() : QStringLiteral("; ") + report.detail);
-                break;
-            }
-            m_http.sleep(std::min<qint64>(pause, std::max<qint64>(confirm.remainingTime(), 0)), false);
-            pause = std::min<qint64>(pause * 2, 1000);
-        }
+            problem = m_http.errorFor(del, QStringLiteral("deleting the sandbox")).message();
+        RemoteCleanup cleanup;
+        cleanup.sandboxId = m_id;
+        cleanup.action = QStringLiteral("Daytona: deletion");
+        cleanup.timeoutMs = m_config.confirmTimeoutMs;
+        cleanup.requestTimeoutMs = m_config.requestTimeoutMs;
+        cleanup.goneStates = {QStringLiteral("destroyed")};
+        cleanup.makeGet = [this] { return apiRequest("GET", QStringLiteral("/sandbox/") + m_id); };
+        cleanup.stateOf = [](const QJsonObject& o) { return o.value(QLatin1String("state")).toString(); };
+        report = cleanup.confirm(m_http, problem);
     } catch (const std::exception& e) {
         report.confirmed = false;
         report.detail = m_http.redact(QStringLiteral("Daytona: deleting sandbox %1 failed: %2")

@@ -2,6 +2,7 @@
 
 #include "providers/ProviderError.h"
 #include "providers/RunControl.h"
+#include "providers/http/RemoteCleanup.h"
 #include "providers/http/TarGzWriter.h"
 
 #include <QJsonArray>
@@ -340,38 +341,18 @@ CleanupReport VercelSandbox::destroy()
     try {
         const HttpResponse stop = m_http.send(request("POST", QStringLiteral("/v1/sandboxes/%1/stop").arg(m_id)));
         // 410: already stopped; anything else failing is reported, but the state check decides.
+        QString problem;
         if (!stop.ok() && stop.status != 410)
-            report.detail = m_http.errorFor(stop, QStringLiteral("stopping the sandbox")).message();
-        QDeadlineTimer confirm(m_config.confirmTimeoutMs);
-        qint64 pause = 100;
-        QString status;
-        for (;;) {
-            HttpRequest get = request("GET", QStringLiteral("/v1/sandboxes/") + m_id);
-            if (!confirm.isForever() && confirm.remainingTime() < get.deadline.remainingTime())
-                get.deadline = QDeadlineTimer(std::max<qint64>(confirm.remainingTime(), 1000));
-            const HttpResponse resp = m_http.send(get);
-            if (resp.ok()) {
-                status = sandboxStatus(QJsonDocument::fromJson(resp.body).object());
-                if (status == QLatin1String("stopped") || status == QLatin1String("failed")) {
-                    report.confirmed = true;
-                    report.detail = QStringLiteral("sandbox %1 reported %2").arg(m_id, status);
-                    break;
-                }
-            } else if (resp.end == HttpResponse::End::Finished && resp.status == 404) {
-                report.confirmed = true;
-                report.detail = QStringLiteral("sandbox %1 no longer exists").arg(m_id);
-                break;
-            }
-            if (confirm.hasExpired()) {
-                report.detail = QStringLiteral("Vercel: stop of sandbox %1 not confirmed within %2 s (last status: %3)%4")
-                                    .arg(m_id).arg(m_config.confirmTimeoutMs / 1000)
-                                    .arg(status.isEmpty() ? QStringLiteral("unknown") : status,
-                                         report.detail.isEmpty() ? QString() : QStringLiteral("; ") + report.detail);
-                break;
-            }
-            m_http.sleep(std::min<qint64>(pause, std::max<qint64>(confirm.remainingTime(), 0)), false);
-            pause = std::min<qint64>(pause * 2, 1000);
-        }
+            problem = m_http.errorFor(stop, QStringLiteral("stopping the sandbox")).message();
+        RemoteCleanup cleanup;
+        cleanup.sandboxId = m_id;
+        cleanup.action = QStringLiteral("Vercel: stop");
+        cleanup.timeoutMs = m_config.confirmTimeoutMs;
+        cleanup.requestTimeoutMs = m_config.requestTimeoutMs;
+        cleanup.goneStates = {QStringLiteral("stopped"), QStringLiteral("failed")};
+        cleanup.makeGet = [this] { return request("GET", QStringLiteral("/v1/sandboxes/") + m_id); };
+        cleanup.stateOf = [](const QJsonObject& o) { return sandboxStatus(o); };
+        report = cleanup.confirm(m_http, problem);
     } catch (const std::exception& e) {
         report.confirmed = false;
         report.detail = m_http.redact(QStringLiteral("Vercel: stopping sandbox %1 failed: %2")

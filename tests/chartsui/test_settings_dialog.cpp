@@ -32,7 +32,10 @@ private slots:
         s.daytonaApiUrl = "https://daytona.example/api";
         s.pipIndexUrl = "https://mirror.example/simple";
         s.commandProviderPath = "/opt/provider"; // not shown by the dialog: kept
+        s.poolSize = 2;
         d.setSettings(s);
+        QCOMPARE(qobject_cast<QSpinBox*>(d.field("poolSize"))->value(), 2);
+        qobject_cast<QSpinBox*>(d.field("poolSize"))->setValue(0); // 0 turns the pool off
         QCOMPARE(d.selectedProvider(), QStringLiteral("vercel"));
         auto* teamId = qobject_cast<QLineEdit*>(d.field("vercelTeamId"));
         QVERIFY(teamId);
@@ -47,6 +50,7 @@ private slots:
         QCOMPARE(out.daytonaApiUrl, QStringLiteral("https://daytona.example/api"));
         QCOMPARE(out.pipIndexUrl, QStringLiteral("https://mirror.example/simple"));
         QCOMPARE(out.commandProviderPath, QStringLiteral("/opt/provider"));
+        QCOMPARE(out.poolSize, 0);
         d.setSelectedProvider("daytona");
         QCOMPARE(d.settings().provider, QStringLiteral("daytona"));
     }

@@ -62,8 +62,12 @@ void OutputView::append(OutputStream stream, const QString& text)
     else
         m_pending.append({stream, text});
     m_pendingChars += text.size();
-    if (!m_timer.isActive())
+    if (!m_timer.isActive()) {
+        // The first output after a quiet spell is shown at once (within a frame); while output
+        // keeps coming, the timer batches it so a flood costs one insert per interval.
         m_timer.start();
+        QMetaObject::invokeMethod(this, &OutputView::flush, Qt::QueuedConnection);
+    }
 }
 
 void OutputView::flush()

@@ -214,13 +214,20 @@ QWidget* SettingsDialog::buildExecutionPage()
     m_deadline->setToolTip(tr("A run is stopped after this long (at most 300 seconds)."));
     form->addRow(tr("&Deadline:"), m_deadline);
     m_memory = new QSpinBox(page);
-    m_memory->setRange(64, 1024 * 1024);
+    m_memory->setRange(128, 65536); // AppSettings::sanitize's range
     m_memory->setSingleStep(256);
     m_memory->setSuffix(tr(" MB"));
     m_memory->setAccessibleName(tr("Memory limit"));
     form->addRow(tr("&Memory limit:"), m_memory);
     m_network = new QCheckBox(tr("Allow &network access from the sandbox"), page);
     form->addRow(QString(), m_network);
+    m_poolSize = new QSpinBox(page);
+    m_poolSize->setRange(0, 8);
+    m_poolSize->setSpecialValueText(tr("off (every run starts cold)"));
+    m_poolSize->setAccessibleName(tr("Pre-started sandboxes per language"));
+    m_poolSize->setToolTip(tr("Local sandbox only: fresh sandboxes started ahead with Python's base packages "
+                              "imported, each used for exactly one run. Makes runs start much faster."));
+    form->addRow(tr("&Pre-started sandboxes:"), m_poolSize);
     addLine(form, QStringLiteral("pipWheelDir"), tr("Pip &wheel folder:"), {}, false, true, true)
         ->setPlaceholderText(tr("none: packages come from the index"));
     addLine(form, QStringLiteral("pipIndexUrl"), tr("Pip &index URL:"), {})
@@ -274,6 +281,7 @@ void SettingsDialog::setSettings(const AppSettings& s)
     m_deadline->setValue(std::clamp(s.deadlineSeconds, 1, 300));
     m_memory->setValue(int(std::clamp<qint64>(s.memoryLimitMb, m_memory->minimum(), m_memory->maximum())));
     m_network->setChecked(s.allowNetwork);
+    m_poolSize->setValue(std::clamp(s.poolSize, 0, 8));
     updateEnvHints();
 }
 
@@ -294,6 +302,7 @@ AppSettings SettingsDialog::settings() const
     s.deadlineSeconds = m_deadline->value();
     s.memoryLimitMb = m_memory->value();
     s.allowNetwork = m_network->isChecked();
+    s.poolSize = m_poolSize->value();
     return s;
 }
 
@@ -380,6 +389,7 @@ QWidget* SettingsDialog::field(const QString& name) const
     if (name == QLatin1String("deadline")) return m_deadline;
     if (name == QLatin1String("memory")) return m_memory;
     if (name == QLatin1String("network")) return m_network;
+    if (name == QLatin1String("poolSize")) return m_poolSize;
     if (name == QLatin1String("credits")) return m_credits;
     if (name == QLatin1String("validate")) return m_validateButton;
     if (name == QLatin1String("topUpAmount")) return m_topUpAmount;

@@ -111,6 +111,7 @@ private:
     QLabel* m_reportSummary = nullptr;
     QSpinBox* m_deadline = nullptr;
     QSpinBox* m_memory = nullptr;
+    QSpinBox* m_poolSize = nullptr;
     QCheckBox* m_network = nullptr;
     QCheckBox* m_credits = nullptr;
     QLabel* m_balance = nullptr;

@@ -19,6 +19,8 @@
 #include <QFileDialog>
 #include <QMessageBox>
 #include <QTimer>
+
+#include <cstdio>
 #include <memory>
 #include <utility>
 
@@ -131,7 +133,8 @@ int main(int argc, char** argv)
     const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Save a screenshot of the window to FILE, then quit."), QStringLiteral("FILE"));
     const QCommandLineOption typeText(QStringLiteral("type-text"), QStringLiteral("Test hook: type TEXT into the current tab after start."), QStringLiteral("TEXT"));
     const QCommandLineOption restoreAll(QStringLiteral("restore-all"), QStringLiteral("Restore every unsaved tab found at start without asking."));
-    parser.addOptions({dataDir, runExample, screenshot, typeText, restoreAll});
+    const QCommandLineOption startupReport(QStringLiteral("report-startup"), QStringLiteral("Benchmark hook: print \"window shown\" once the window is up, then quit."));
+    parser.addOptions({dataDir, runExample, screenshot, typeText, restoreAll, startupReport});
     parser.process(app);
 
     Session session;
@@ -156,6 +159,14 @@ int main(int argc, char** argv)
         QTimer::singleShot(300, &window, [&] { window.runAll(); });
     } else if (parser.isSet(screenshot)) {
         QTimer::singleShot(1500, &window, takeScreenshot);
+    }
+    if (parser.isSet(startupReport)) {
+        // Queued behind the window's first show and layout: the earliest moment a user can type.
+        QTimer::singleShot(0, &window, [] {
+            std::printf("window shown\n");
+            std::fflush(stdout);
+            QApplication::quit();
+        });
     }
     const int status = QApplication::exec();
     session.shutdown();

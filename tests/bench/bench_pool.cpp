@@ -1,6 +1,8 @@
 // Benchmark: pre-started (pooled) local sandboxes against cold ones, side by side in one run
 // (ratios, so the machine's load cancels out as far as possible). Prints a Markdown table.
 // Usage: bench_pool [runs]   (default 50 for print(1); the chart and the 1,000,000 lines use fewer)
+#include "BenchStats.h"
+
 #include "engine/ExecutionRequest.h"
 #include "engine/Executor.h"
 #include "providers/RunControl.h"
@@ -20,25 +22,8 @@ using namespace sandpad;
 
 namespace {
 
-struct Stats {
-    double median = 0, p95 = 0;
-};
-
-Stats stats(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    if (v.empty())
-        return {};
-    return {v[v.size() / 2], v[std::min(v.size() - 1, size_t(double(v.size()) * 0.95))]};
-}
-
-double timeIt(const std::function<void()>& f)
-{
-    QElapsedTimer t;
-    t.start();
-    f();
-    return double(t.nsecsElapsed()) / 1e6;
-}
+using bench::Stats;
+using bench::stats;
 
 void runProcess(const QString& program, const QStringList& args)
 {
@@ -92,7 +77,7 @@ int main(int argc, char* argv[])
     auto pooledRun = [&](Language lang, const QString& code) {
         pooledProvider->pool().waitUntilFull(120000);
         const int before = pooledProvider->pooledCreates();
-        const double ms = timeIt([&] { execRun(pooled, lang, code); });
+        const double ms = bench::timeMs([&] { execRun(pooled, lang, code); });
         if (pooledProvider->pooledCreates() == before)
             ++notPooled;
         return ms;
@@ -102,12 +87,12 @@ int main(int argc, char* argv[])
     // 1 and 3: print(1) / console.log(1), interleaved so drift hits every column alike.
     std::vector<double> plainPy, bwrapPy, coldPy, warmPy, coldJs, warmJs;
     for (int i = 0; i < n; ++i) {
-        plainPy.push_back(timeIt([] { runProcess(QStringLiteral("/usr/bin/python3"), {QStringLiteral("-c"), QStringLiteral("print(1)")}); }));
-        bwrapPy.push_back(timeIt([] { runProcess(QStringLiteral("bwrap"), plainBwrap({QStringLiteral("/usr/bin/python3"), QStringLiteral("-c"), QStringLiteral("print(1)")})); }));
-        coldPy.push_back(timeIt([&] { execRun(cold, Language::Python, QStringLiteral("print(1)")); }));
+        plainPy.push_back(bench::timeMs([] { runProcess(QStringLiteral("/usr/bin/python3"), {QStringLiteral("-c"), QStringLiteral("print(1)")}); }));
+        bwrapPy.push_back(bench::timeMs([] { runProcess(QStringLiteral("bwrap"), plainBwrap({QStringLiteral("/usr/bin/python3"), QStringLiteral("-c"), QStringLiteral("print(1)")})); }));
+        coldPy.push_back(bench::timeMs([&] { execRun(cold, Language::Python, QStringLiteral("print(1)")); }));
         warmPy.push_back(pooledRun(Language::Python, QStringLiteral("print(1)")));
         if (!node.isEmpty()) {
-            coldJs.push_back(timeIt([&] { execRun(cold, Language::JavaScript, QStringLiteral("console.log(1)")); }));
+            coldJs.push_back(bench::timeMs([&] { execRun(cold, Language::JavaScript, QStringLiteral("console.log(1)")); }));
             warmJs.push_back(pooledRun(Language::JavaScript, QStringLiteral("console.log(1)")));
         }
     }
@@ -118,7 +103,7 @@ int main(int argc, char* argv[])
         "plt.figure(figsize=(10, 6))\nplt.plot(x, y)\nplt.title('Sine Wave')\nplt.xlabel('x')\nplt.ylabel('sin(x)')\n");
     std::vector<double> coldSine, warmSine;
     for (int i = 0; i < std::max(5, n / 5); ++i) {
-        coldSine.push_back(timeIt([&] { execRun(cold, Language::Python, sine); }));
+        coldSine.push_back(bench::timeMs([&] { execRun(cold, Language::Python, sine); }));
         warmSine.push_back(pooledRun(Language::Python, sine));
     }
 
@@ -128,7 +113,7 @@ int main(int argc, char* argv[])
     std::vector<double> execLines, nullLines;
     for (int i = 0; i < 3; ++i) {
         execLines.push_back(pooledRun(Language::Python, lines));
-        nullLines.push_back(timeIt([&] {
+        nullLines.push_back(bench::timeMs([&] {
             RunControl control;
             SandboxOptions options;
             options.coldOnly = true;

@@ -1,0 +1,31 @@
+#pragma once
+
+// Small helpers shared by the benchmarks: timing and median/p95.
+#include <QElapsedTimer>
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+namespace bench {
+
+struct Stats {
+    double median = 0, p95 = 0;
+};
+
+inline Stats stats(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    if (v.empty())
+        return {};
+    return {v[v.size() / 2], v[std::min(v.size() - 1, size_t(double(v.size()) * 0.95))]};
+}
+
+inline double timeMs(const std::function<void()>& f)
+{
+    QElapsedTimer t;
+    t.start();
+    f();
+    return double(t.nsecsElapsed()) / 1e6;
+}
+
+} // namespace bench

@@ -10,7 +10,7 @@ out="$here/RESULTS.md"
   echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr), $(. /etc/os-release; echo "$PRETTY_NAME"); user $(id -un); $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
   for b in "$build"/tests/bench/bench_*; do
-    [ -x "$b" ] || continue
+    [ -f "$b" ] && [ -x "$b" ] || continue
     echo "## $(basename "$b")"
     echo
     QT_QPA_PLATFORM=offscreen "$b"

@@ -1,0 +1,64 @@
+#pragma once
+
+// Internals shared by LocalSandbox.cpp (cold runs) and LocalSandboxPrestart.cpp (pre-started
+// sandboxes): fixed fd numbers, the sandbox's limits, and a small owning fd. Not a public API.
+
+#include <QFileInfo>
+#include <QString>
+#include <QtGlobal>
+#include <unistd.h>
+
+namespace sandpad::localsandbox {
+
+// Fixed fd numbers inside the sandbox (the result channel is part of the runtime protocol).
+constexpr int kResultFd = 3;
+constexpr int kSeccompFd = 4;
+constexpr int kInfoFd = 5;
+constexpr int kJobFd = 6;          // pre-started sandboxes: "ready" out, the manifest path in
+
+// A warm start's limits until the job arrives (then lowered, see applyJobLimits): the imports
+// must not be cut short, and a hard limit can only be lowered later, never raised.
+constexpr qint64 kWarmCpuSeconds = 86400;
+constexpr qint64 kWarmAsReserve = 2048LL * 1024 * 1024;
+
+constexpr qint64 kMiB = 1024 * 1024;
+constexpr qint64 kTmpBytes = 512 * kMiB;   // room for `pip install --target /tmp/sandpad-pip`
+constexpr qint64 kHomeBytes = 64 * kMiB;
+constexpr qint64 kShmBytes = 64 * kMiB;
+constexpr qint64 kFileSizeBytes = 256 * kMiB; // largest single file (wheels' .so files fit)
+constexpr int kMaxProcesses = 256;
+constexpr int kMaxOpenFiles = 1024;
+
+// Owns one file descriptor.
+class Fd {
+public:
+    Fd() = default;
+    explicit Fd(int fd) : m_fd(fd) {}
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() { reset(); }
+    int get() const { return m_fd; }
+    void reset(int fd = -1)
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+        m_fd = fd;
+    }
+    int release()
+    {
+        const int fd = m_fd;
+        m_fd = -1;
+        return fd;
+    }
+
+private:
+    int m_fd = -1;
+};
+
+// node gets --max-old-space-size instead of an address-space limit (it reserves >1 GB virtual).
+inline bool isNodeProgram(const QString& program)
+{
+    return QFileInfo(program).fileName().startsWith(QLatin1String("node"));
+}
+
+} // namespace sandpad::localsandbox

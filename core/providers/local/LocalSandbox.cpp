@@ -25,6 +25,7 @@
 #include <poll.h>
 #include <spawn.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -306,7 +307,9 @@ QStringList LocalSandbox::commandLine(const SandboxCommand& command) const
         line << m_config.setpriv << QStringLiteral("--reuid=%1").arg(kSandboxUid)
              << QStringLiteral("--regid=%1").arg(kSandboxUid) << QStringLiteral("--clear-groups")
              << QStringLiteral("--inh-caps=-all") << QStringLiteral("--bounding-set=-all")
-             << QStringLiteral("--");
+             // The uid change clears a parent-death signal; re-arm it until bwrap arms its own
+             // (--die-with-parent), so an app that exits during start-up leaves no bwrap behind.
+             << QStringLiteral("--pdeathsig=SIGKILL") << QStringLiteral("--");
     line << m_config.bwrap << bwrapArguments(command);
     return line;
 }
@@ -364,9 +367,15 @@ CommandOutcome LocalSandbox::run(const SandboxCommand& command, const OutputCall
     process.setArguments(line.mid(1));
     process.setStandardInputFile(QProcess::nullDevice());
     const int srcFds[3] = {resultWrite.get(), seccompFd.get(), infoWrite.get()};
-    process.setChildProcessModifier([srcFds] {
-        // After fork, before exec: only async-signal-safe calls. Move the sources above the
-        // targets first so that no dup2 overwrites a source still needed.
+    const pid_t parent = ::getpid();
+    process.setChildProcessModifier([srcFds, parent] {
+        // After fork, before exec: only async-signal-safe calls. Die with this thread from the
+        // start (bwrap's own --die-with-parent is armed only later); if the app is already gone,
+        // do not start at all.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent)
+            ::_exit(127);
+        // Move the sources above the targets first so that no dup2 overwrites a source still needed.
         int tmp[3];
         for (int i = 0; i < 3; ++i)
             tmp[i] = ::fcntl(srcFds[i], F_DUPFD_CLOEXEC, 10);

@@ -324,7 +324,22 @@ QByteArray LocalSandbox::applyJobLimits(qint64 timeoutMs)
 void LocalSandbox::killWarm()
 {
     if (m_warm.pid > 0 && !m_warm.reaped) {
+        // A sandbox still being set up: bwrap's inner process waits for the outer one to write
+        // its uid map, and killed at that moment it would wait forever as an orphan. Let bwrap
+        // report its child (setup done) first, briefly, then kill both.
+        QElapsedTimer setup;
+        setup.start();
+        while (m_warm.childPid <= 0 && m_warm.infoFd >= 0 && setup.elapsed() < 2000) {
+            pollfd p{m_warm.infoFd, POLLIN, 0};
+            if (::poll(&p, 1, 50) < 0 && errno != EINTR)
+                break;
+            readWarmInfo();
+            if (p.revents & (POLLHUP | POLLERR))
+                break;
+        }
         ::kill(m_warm.pid, SIGKILL); // --die-with-parent takes the whole PID namespace with it
+        if (m_warm.pid1Fd >= 0) // through its pidfd: never a reused pid
+            ::syscall(SYS_pidfd_send_signal, m_warm.pid1Fd, SIGKILL, nullptr, 0);
         while (::waitpid(m_warm.pid, &m_warm.status, 0) < 0 && errno == EINTR) {
         }
         m_warm.reaped = true;

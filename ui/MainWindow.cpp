@@ -73,6 +73,8 @@ MainWindow::~MainWindow()
         m_journal->flush();
     // Entries report their destruction to m_origins: destroy them while it still exists.
     delete takeCentralWidget();
+    for (std::thread& validation : m_validationThreads)
+        validation.join();
 }
 
 void MainWindow::buildLayout()
@@ -298,7 +300,7 @@ void MainWindow::startValidation()
     m_status->setValidation(RunStatusBar::Validation::Checking);
     // Validation blocks (it may start interpreters or call a remote API): run it off the GUI thread.
     QPointer<MainWindow> self(this);
-    std::thread([self, validate = m_services.validate] {
+    m_validationThreads.emplace_back([self, validate = m_services.validate] {
         const ValidationReport report = validate();
         QMetaObject::invokeMethod(qApp, [self, report] {
             if (!self)
@@ -311,7 +313,7 @@ void MainWindow::startValidation()
                                                            : RunStatusBar::Validation::Valid,
                                           report.toText());
         }, Qt::QueuedConnection);
-    }).detach();
+    });
 }
 
 void MainWindow::setProvider(const QString& name, std::function<ValidationReport()> validate)

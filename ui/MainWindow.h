@@ -10,6 +10,8 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <functional>
+#include <thread>
+#include <vector>
 
 namespace sandpad {
 
@@ -101,6 +103,9 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    // Provider validations in flight; joined on destruction so that quitting never leaves a
+    // half-started sandbox of theirs behind.
+    std::vector<std::thread> m_validationThreads;
     struct Origin {
         QPointer<EditorPage> page;
         int firstLine = 1; // editor line of the run's line 1

@@ -301,6 +301,58 @@ def _patched_spec(name, patch):
     return spec
 
 
+# Figures are saved at 100 dpi with bbox "tight" (DESIGN). zlib level 1: ~1/3 faster to encode
+# than the default 6 for ~25 % more bytes on a typical chart.
+_PNG_OPTIONS = {"compress_level": 1}
+
+
+def _png_bytes(figure):
+    png = _tight_png_by_cropping(figure)
+    if png is not None:
+        return png
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight", pil_kwargs=dict(_PNG_OPTIONS))
+    return buffer.getvalue()
+
+
+def _tight_png_by_cropping(figure):
+    """The common case in one draw instead of savefig's two.
+
+    savefig(bbox_inches="tight") draws the figure once to measure it and again at the measured
+    size. Drawing it once at its own size and cropping the pixels to the same padded box gives
+    the same picture (to within a pixel's offset) ~1/3 sooner. Anything unusual returns None and
+    goes through savefig: another canvas or dpi, savefig colours or transparency set, or content
+    outside the figure (e.g. a legend placed outside), which tight saving grows the image for.
+    """
+    import math
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    rc = matplotlib.rcParams
+    canvas = figure.canvas
+    if (type(canvas) is not FigureCanvasAgg or figure.dpi != 100 or rc["savefig.transparent"]
+            or str(rc["savefig.facecolor"]) != "auto" or str(rc["savefig.edgecolor"]) != "auto"
+            or not isinstance(rc["savefig.pad_inches"], (int, float))):
+        return None
+    canvas.draw()
+    box = figure.get_tightbbox(canvas.get_renderer())
+    if box is None:
+        return None
+    box = box.padded(rc["savefig.pad_inches"])
+    width, height = canvas.get_width_height()
+    left, right = math.floor(box.x0 * 100), math.ceil(box.x1 * 100)
+    top, bottom = math.floor(height - box.y1 * 100), math.ceil(height - box.y0 * 100)  # rows from the top
+    if left < 0 or top < 0 or right > width or bottom > height or right <= left or bottom <= top:
+        return None
+    from PIL import Image, PngImagePlugin
+    image = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    info = PngImagePlugin.PngInfo()  # what savefig writes
+    info.add_text("Software", "Matplotlib version%s, https://matplotlib.org/" % matplotlib.__version__)
+    buffer = io.BytesIO()
+    image.crop((left, top, right, bottom)).save(buffer, format="png", dpi=(100, 100), pnginfo=info,
+                                                **_PNG_OPTIONS)
+    return buffer.getvalue()
+
+
 def _save_figures(emit_png):
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is None:
@@ -312,15 +364,13 @@ def _save_figures(emit_png):
         return []
     for number in numbers:
         try:
-            figure = pyplot.figure(number)
-            buffer = io.BytesIO()
-            figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+            png = _png_bytes(pyplot.figure(number))
         except Exception as exc:
             sys.stderr.write("Sandpad: could not save figure %s: %s: %s\n"
                              % (number, type(exc).__name__, exc))
             continue
         file_name = "chart-%d.png" % (len(charts) + 1)
-        emit_png(file_name, buffer.getvalue())
+        emit_png(file_name, png)
         charts.append({"kind": "png", "file": file_name})
     return charts
 
@@ -444,6 +494,28 @@ _WARM_MODULES = ("numpy", "pandas", "matplotlib", "matplotlib.pyplot", "sympy")
 _WARM_STARTED = False
 
 
+def _warm_draw():
+    # A first figure pays for loading the font, the glyph and text-layout code paths and the PNG
+    # encoder (~30 ms). Pay it before the job, on a figure pyplot never sees: no figure number,
+    # no rcParams change, nothing the user's run can observe.
+    try:
+        from matplotlib.figure import Figure
+        figure = Figure(figsize=(6.4, 4.8))
+        axes = figure.subplots()
+        axes.plot([0.0, 1.0, 2.0], [0.0, 1.0, 0.5], label="warm")
+        axes.set_title("Warm")
+        axes.set_xlabel("x")
+        axes.set_ylabel("y")
+        axes.legend()
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        FigureCanvasAgg(figure)
+        _COLD._png_bytes(figure)
+        # The cached fonts hold their files open: a cold run has no such descriptor.
+        sys.modules["matplotlib.font_manager"]._get_font.cache_clear()
+    except Exception:
+        pass  # the user's run reports any real problem
+
+
 def _warm_start():
     text = os.environ.pop("SANDPAD_JOB_FD", None)
     if not text:
@@ -459,6 +531,12 @@ def _warm_start():
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is not None:
         _patch_pyplot(pyplot)
+        _warm_draw()
+    # The imported packages live as long as the sandbox: move their objects out of the collector's
+    # reach, so a full collection during the user's run does not walk them (~70 ms here).
+    import gc
+    gc.collect()
+    gc.freeze()
     _flush_streams()  # the host discards everything written before "ready"
     os.write(job_fd, b"ready\n")
     data = b""

@@ -129,6 +129,14 @@ private slots:
             "import numpy as np\nimport matplotlib.pyplot as plt\n"
             "x = np.linspace(0, 2 * np.pi, 200)\nplt.plot(x, np.sin(x), label='sin')\n"
             "plt.title('Sine wave')\nplt.legend()\nplt.show()\nprint('done')"));
+        // The pre-started sandbox drew a figure at warm-up: nothing of it may show.
+        py("figures and fonts start fresh", QStringLiteral(
+            "import gc, os\nimport matplotlib\nimport matplotlib.pyplot as plt\nfrom matplotlib import font_manager\n"
+            "print(plt.get_fignums(), plt.figure().number, plt.figure().number, gc.isenabled())\n"
+            "print(font_manager._get_font.cache_info().currsize, matplotlib.rcParams['font.family'])\n"
+            "plt.close('all')\nfig, axes = plt.subplots(2, 2, layout='constrained')\n"
+            "for a in axes.flat:\n    a.plot([1, 2, 3], [3, 1, 2], label='l'); a.legend(); a.set_title('t')\n"
+            "fig.suptitle('Four')\nplt.figure(dpi=150)\nplt.scatter([1, 2], [2, 1])\n"));
         py("chart dict", QStringLiteral(
             "import numpy as np\nchart = {'type': 'line', 'title': 'T', 'data': {'x': np.arange(3), 'series': [{'name': 's', 'y': np.array([1.5, 2.0, 0.5])}]}}"));
         py("exception with line numbers", QStringLiteral("def f(n):\n    return 1 / n\n\nprint('before')\nf(0)\n"));

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -208,6 +209,57 @@ private slots:
             const QByteArray bytes = png.readAll();
             QVERIFY(bytes.startsWith(QByteArray("\x89PNG\r\n\x1a\n", 8)));
             QVERIFY(bytes.size() > 5000);
+        }
+    }
+    // Figures are saved "tight" by cropping one full-size draw when that is safe, else through
+    // savefig: either way the picture must be matplotlib's own bbox_inches="tight" PNG.
+    void pngsMatchMatplotlibTightSave()
+    {
+        const Run r = py(QStringLiteral(
+            "import io\nimport matplotlib.pyplot as plt\nimport numpy as np\n"
+            "x = np.linspace(0, 10, 100)\n"
+            "plt.figure(figsize=(10, 6)); plt.plot(x, np.sin(x)); plt.title('Sine Wave'); plt.xlabel('x'); plt.ylabel('sin(x)')\n"
+            "plt.figure(); plt.plot([1, 2], [3, 4], label='a legend outside the axes')\n"
+            "plt.legend(bbox_to_anchor=(1.05, 1), loc='upper left')\n"          // grows past the figure
+            "plt.figure(dpi=150); plt.scatter([1, 2, 3], [3, 1, 2]); plt.suptitle('dpi 150')\n" // another dpi
+            "fig, axes = plt.subplots(1, 2, layout='constrained'); axes[0].bar(['a', 'b'], [1, 2]); axes[1].pie([1, 2])\n"
+            "for n in plt.get_fignums():\n"
+            "    plt.figure(n).savefig('expected-%d.png' % n, dpi=100, bbox_inches='tight')\n"));
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.err, QByteArray());
+        const QJsonArray charts = r.charts();
+        QCOMPARE(charts.size(), 4);
+        const QString runDir = QFileInfo(r.outDir).path();
+        for (int i = 0; i < charts.size(); ++i) {
+            const QImage got = QImage(r.outDir + u'/' + charts[i].toObject().value("file").toString())
+                                   .convertToFormat(QImage::Format_RGB32);
+            const QImage want = QImage(runDir + QStringLiteral("/expected-%1.png").arg(i + 1))
+                                    .convertToFormat(QImage::Format_RGB32);
+            QVERIFY2(!got.isNull() && !want.isNull(), qPrintable(QString::number(i + 1)));
+            // Cropping whole pixels may differ from savefig's fractional offset by up to 2 px.
+            QVERIFY2(qAbs(got.width() - want.width()) <= 2 && qAbs(got.height() - want.height()) <= 2,
+                     qPrintable(QStringLiteral("figure %1: %2x%3, matplotlib %4x%5").arg(i + 1)
+                                    .arg(got.width()).arg(got.height()).arg(want.width()).arg(want.height())));
+            // Same picture: the best alignment within 2 px differs by little on average (0..255).
+            double best = 1e9;
+            const int w = qMin(got.width(), want.width()) - 2, h = qMin(got.height(), want.height()) - 2;
+            for (int dx = 0; dx <= 2; ++dx) {
+                for (int dy = 0; dy <= 2; ++dy) {
+                    for (const bool gotShifted : {true, false}) {
+                        double sum = 0;
+                        for (int y = 0; y < h; ++y) {
+                            const auto* a = reinterpret_cast<const QRgb*>(got.constScanLine(y + (gotShifted ? dy : 0)));
+                            const auto* b = reinterpret_cast<const QRgb*>(want.constScanLine(y + (gotShifted ? 0 : dy)));
+                            for (int x = 0; x < w; ++x) {
+                                const QRgb p = a[x + (gotShifted ? dx : 0)], q = b[x + (gotShifted ? 0 : dx)];
+                                sum += qAbs(qRed(p) - qRed(q)) + qAbs(qGreen(p) - qGreen(q)) + qAbs(qBlue(p) - qBlue(q));
+                            }
+                        }
+                        best = qMin(best, sum / (3.0 * w * h));
+                    }
+                }
+            }
+            QVERIFY2(best < 2.0, qPrintable(QStringLiteral("figure %1 differs by %2 on average").arg(i + 1).arg(best)));
         }
     }
     void figureKeptWhenCodeRaises()

@@ -66,14 +66,20 @@ function makeChannel(fd, outDir) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Output batching: writes are collected and passed on at most every 50 ms (or at 64 KiB), so a
-// loop of console.log calls does not cost a system call per line yet still shows up live. Pipes,
-// files and TTYs are synchronous on Linux, so nothing is lost on process.exit().
+// Output batching. A write goes out at once while output is sparse: the first kDirectWrites
+// writes of every kBatchMs window. Past that (a loop of console.log calls) writes are collected
+// and passed on at the end of the window (or at 64 KiB), so a flood does not cost a system call
+// per line, and still shows up within a frame. Pipes, files and TTYs are synchronous on Linux,
+// so nothing is lost on process.exit().
+const kBatchMs = 16;
+const kDirectWrites = 32;
+
 function batch(stream) {
     const original = stream.write.bind(stream);
     let parts = [];
     let size = 0;
-    let last = Date.now();
+    let windowStart = 0;
+    let direct = 0;
     let timer = null;
     const flush = () => {
         if (timer !== null) {
@@ -85,7 +91,6 @@ function batch(stream) {
         const chunk = Buffer.concat(parts, size);
         parts = [];
         size = 0;
-        last = Date.now();
         original(chunk);
     };
     const restore = () => {
@@ -99,12 +104,23 @@ function batch(stream) {
         }
         const buffer = typeof chunk === "string" ? Buffer.from(chunk, encoding || "utf8")
                                                  : Buffer.from(chunk);
-        parts.push(buffer);
-        size += buffer.length;
-        if (size >= 65536 || Date.now() - last >= 50)
-            flush();
-        else if (timer === null)
-            timer = setTimeout(flush, 50).unref();
+        const now = Date.now();
+        if (now - windowStart >= kBatchMs) {
+            windowStart = now;
+            direct = 0;
+            flush(); // what the last window collected goes first
+        }
+        if (size === 0 && direct < kDirectWrites) {
+            ++direct;
+            original(buffer);
+        } else {
+            parts.push(buffer);
+            size += buffer.length;
+            if (size >= 65536)
+                flush();
+            else if (timer === null)
+                timer = setTimeout(flush, kBatchMs).unref();
+        }
         if (callback)
             queueMicrotask(() => callback(null));
         return true;

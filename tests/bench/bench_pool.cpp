@@ -1,7 +1,7 @@
 // Benchmark: pre-started (pooled) local sandboxes against cold ones, side by side in one run
 // (ratios, so the machine's load cancels out as far as possible). Prints a Markdown table.
-// Usage: bench_pool [runs] [--chart-only]   (default 50 for print(1); the chart and the 1,000,000
-// lines use fewer; --chart-only runs just the sine-wave chart, `runs` times each way)
+// Usage: bench_pool [runs] [--only=print,chart,lines,latency]   (default: all; 50 runs for print(1)
+// and console.log(1); the chart uses runs/5 (at least 5), or `runs` when it is all that is asked)
 #include "BenchStats.h"
 
 #include "engine/ExecutionRequest.h"
@@ -15,6 +15,7 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <vector>
@@ -59,7 +60,8 @@ int main(int argc, char* argv[])
 {
     QCoreApplication app(argc, argv);
     const int n = argc > 1 ? std::max(5, atoi(argv[1])) : 50;
-    const bool chartOnly = argc > 2 && QByteArray(argv[2]) == "--chart-only";
+    const QByteArray only = argc > 2 && QByteArray(argv[2]).startsWith("--only=") ? QByteArray(argv[2]).mid(7) : QByteArray();
+    auto want = [&](const char* section) { return only.isEmpty() || only.split(',').contains(section); };
     auto coldProvider = std::make_shared<LocalProvider>();
     coldProvider->setPoolSize(0);
     auto pooledProvider = std::make_shared<LocalProvider>();
@@ -88,7 +90,7 @@ int main(int argc, char* argv[])
 
     // 1 and 3: print(1) / console.log(1), interleaved so drift hits every column alike.
     std::vector<double> plainPy, bwrapPy, coldPy, warmPy, coldJs, warmJs;
-    for (int i = 0; i < (chartOnly ? 0 : n); ++i) {
+    for (int i = 0; i < (want("print") ? n : 0); ++i) {
         plainPy.push_back(bench::timeMs([] { runProcess(QStringLiteral("/usr/bin/python3"), {QStringLiteral("-c"), QStringLiteral("print(1)")}); }));
         bwrapPy.push_back(bench::timeMs([] { runProcess(QStringLiteral("bwrap"), plainBwrap({QStringLiteral("/usr/bin/python3"), QStringLiteral("-c"), QStringLiteral("print(1)")})); }));
         coldPy.push_back(bench::timeMs([&] { execRun(cold, Language::Python, QStringLiteral("print(1)")); }));
@@ -104,23 +106,17 @@ int main(int argc, char* argv[])
         "import matplotlib.pyplot as plt\nimport numpy as np\nx = np.linspace(0, 10, 100)\ny = np.sin(x)\n"
         "plt.figure(figsize=(10, 6))\nplt.plot(x, y)\nplt.title('Sine Wave')\nplt.xlabel('x')\nplt.ylabel('sin(x)')\n");
     std::vector<double> coldSine, warmSine;
-    for (int i = 0; i < (chartOnly ? n : std::max(5, n / 5)); ++i) {
+    const int chartRuns = !want("chart") ? 0 : only == "chart" ? n : std::max(5, n / 5);
+    for (int i = 0; i < chartRuns; ++i) {
         coldSine.push_back(bench::timeMs([&] { execRun(cold, Language::Python, sine); }));
         warmSine.push_back(pooledRun(Language::Python, sine));
-    }
-    if (chartOnly) {
-        const Stats cs = stats(coldSine), ws = stats(warmSine);
-        std::printf("| what | median ms | p95 ms | ratio |\n|---|---:|---:|---:|\n");
-        std::printf("| sine-wave chart, cold | %.1f | %.1f | 1.00 |\n", cs.median, cs.p95);
-        row("sine-wave chart, **pooled** (goal < 200 ms)", ws, cs);
-        return 0;
     }
 
     // 4: 1,000,000 printed lines through the Executor (pooled) vs the same to /dev/null in a bare
     // local sandbox (same bwrap policy, no wrapper, no Executor).
     const QString lines = QStringLiteral("for i in range(1000000):\n    print(i)\n");
     std::vector<double> execLines, nullLines;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < (want("lines") ? 3 : 0); ++i) {
         execLines.push_back(pooledRun(Language::Python, lines));
         nullLines.push_back(bench::timeMs([&] {
             RunControl control;
@@ -136,25 +132,70 @@ int main(int argc, char* argv[])
         }));
     }
 
+    // 5: output latency: a line printed after a quiet spell, from the print in the sandbox to the
+    // Executor's output callback (the wall clock is shared with the sandbox). Python's stdout is
+    // block buffered and flushed by the wrapper's thread; flush=True shows the pipeline alone.
+    auto outputLatency = [&](Language lang, const QString& code) {
+        pooledProvider->pool().waitUntilFull(120000);
+        double latency = -1;
+        pooled.run(ExecutionRequest::adHoc(lang, code), [&](OutputStream, const QString& text) {
+            if (latency >= 0)
+                return;
+            const double printedMs = text.section(u'\n', 0, 0).toDouble();
+            const double nowMs = std::chrono::duration<double, std::milli>(
+                                     std::chrono::system_clock::now().time_since_epoch()).count();
+            latency = nowMs - printedMs;
+        });
+        return latency;
+    };
+    std::vector<double> latePrint, latePrintFlushed, lateLog;
+    for (int i = 0; i < (want("latency") ? 10 : 0); ++i) {
+        latePrint.push_back(outputLatency(Language::Python, QStringLiteral(
+            "import time\ntime.sleep(0.2)\nprint(repr(time.time() * 1000))\ntime.sleep(0.3)\n")));
+        latePrintFlushed.push_back(outputLatency(Language::Python, QStringLiteral(
+            "import time\ntime.sleep(0.2)\nprint(repr(time.time() * 1000), flush=True)\ntime.sleep(0.3)\n")));
+        if (!node.isEmpty())
+            lateLog.push_back(outputLatency(Language::JavaScript, QStringLiteral(
+                "setTimeout(() => {\n  for (let i = 0; i < 3; ++i) console.log(String(performance.timeOrigin + performance.now()));\n"
+                "  const t = Date.now();\n  while (Date.now() - t < 300) {}\n}, 200);\n")));
+    }
+
     const Stats sp = stats(plainPy), sb = stats(bwrapPy), cp = stats(coldPy), wp = stats(warmPy),
                 cj = stats(coldJs), wj = stats(warmJs), cs = stats(coldSine), ws = stats(warmSine),
                 el = stats(execLines), nl = stats(nullLines);
-    std::printf("### Pre-started (pooled) vs cold local runs (%d runs each for print/console.log, %zu for the chart, "
-                "3 for 1,000,000 lines; interleaved; pooled runs measured with the pool ready)\n\n",
-                n, coldSine.size());
-    std::printf("| what | median ms | p95 ms | ratio |\n|---|---:|---:|---:|\n");
-    std::printf("| `python3 -c 'print(1)'` (no sandbox) | %.1f | %.1f | 1.00 |\n", sp.median, sp.p95);
-    row("plain `bwrap … python3 -c 'print(1)'`", sb, sp);
-    row("Executor `print(1)`, cold (ratio to plain bwrap; goal <= 1.3)", cp, sb);
-    row("Executor `print(1)`, **pooled** (goal < 30 ms)", wp, sp);
-    std::printf("| sine-wave chart, cold | %.1f | %.1f | 1.00 |\n", cs.median, cs.p95);
-    row("sine-wave chart, **pooled** (goal < 200 ms)", ws, cs);
-    if (!node.isEmpty()) {
+    if (want("print") || want("chart") || want("lines")) {
+        std::printf("### Pre-started (pooled) vs cold local runs (%d runs each for print/console.log, %d for the chart, "
+                    "3 for 1,000,000 lines; interleaved; pooled runs measured with the pool ready)\n\n",
+                    want("print") ? n : 0, chartRuns);
+        std::printf("| what | median ms | p95 ms | ratio |\n|---|---:|---:|---:|\n");
+    }
+    if (want("print")) {
+        std::printf("| `python3 -c 'print(1)'` (no sandbox) | %.1f | %.1f | 1.00 |\n", sp.median, sp.p95);
+        row("plain `bwrap … python3 -c 'print(1)'`", sb, sp);
+        row("Executor `print(1)`, cold (ratio to plain bwrap; goal <= 1.3)", cp, sb);
+        row("Executor `print(1)`, **pooled** (goal < 30 ms)", wp, sp);
+    }
+    if (want("chart")) {
+        std::printf("| sine-wave chart, cold | %.1f | %.1f | 1.00 |\n", cs.median, cs.p95);
+        row("sine-wave chart, **pooled** (goal < 200 ms)", ws, cs);
+    }
+    if (want("print") && !node.isEmpty()) {
         std::printf("| `console.log(1)`, cold | %.1f | %.1f | 1.00 |\n", cj.median, cj.p95);
         row("`console.log(1)`, **pooled**", wj, cj);
     }
-    std::printf("| 1,000,000 lines to /dev/null, bare local sandbox | %.1f | %.1f | 1.00 |\n", nl.median, nl.p95);
-    row("1,000,000 printed lines through the Executor, pooled (goal ratio <= 1.5)", el, nl);
+    if (want("lines")) {
+        std::printf("| 1,000,000 lines to /dev/null, bare local sandbox | %.1f | %.1f | 1.00 |\n", nl.median, nl.p95);
+        row("1,000,000 printed lines through the Executor, pooled (goal ratio <= 1.5)", el, nl);
+    }
+    if (want("latency")) {
+        const Stats lp = stats(latePrint), lf = stats(latePrintFlushed), ll = stats(lateLog);
+        std::printf("\n### Output latency after a quiet spell (10 pooled runs each; print in the sandbox -> "
+                    "Executor output callback)\n\n| what | median ms | p95 ms |\n|---|---:|---:|\n");
+        std::printf("| Python `print()` (block-buffered stdout; the wrapper flushes every 16 ms) | %.1f | %.1f |\n", lp.median, lp.p95);
+        std::printf("| Python `print(..., flush=True)` | %.1f | %.1f |\n", lf.median, lf.p95);
+        if (!node.isEmpty())
+            std::printf("| JavaScript `console.log()` followed by busy work | %.1f | %.1f |\n", ll.median, ll.p95);
+    }
     if (notPooled > 0)
         std::printf("\n(%d of the \"pooled\" runs did not get a pre-started sandbox)\n", notPooled);
     return 0;

@@ -482,6 +482,11 @@ with zipfile.ZipFile(f"{sys.argv[1]}/{name}-{ver}-py3-none-any.whl", "w") as z:
                                 << QStringLiteral("import time\nprint('first')\ntime.sleep(4)\nprint('second')\n");
         QTest::newRow("javascript") << int(Language::JavaScript)
                                     << QStringLiteral("console.log('first');\nawait new Promise((r) => setTimeout(r, 4000));\nconsole.log('second');\n");
+        // Busy synchronous work blocks node's timers: a sparse line must go out when written.
+        QTest::newRow("javascript, busy") << int(Language::JavaScript)
+                                          << QStringLiteral("console.log('first');\nconst t = Date.now();\nwhile (Date.now() - t < 4000) {}\nconsole.log('second');\n");
+        QTest::newRow("python, busy") << int(Language::Python)
+                                      << QStringLiteral("import time\nprint('first')\nt = time.time()\nwhile time.time() - t < 4:\n    pass\nprint('second')\n");
     }
     void outputStreamsLive()
     {

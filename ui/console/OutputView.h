@@ -17,7 +17,7 @@ class OutputView : public QPlainTextEdit {
 public:
     static constexpr int kMaxViewLines = 2000;
     static constexpr qsizetype kMaxKeptChars = 64 << 20;
-    static constexpr int kFlushIntervalMs = 40;
+    static constexpr int kFlushIntervalMs = 16; // a frame at 60 Hz
     static constexpr int kMaxVisibleLines = 18; // taller output scrolls inside the view
 
     explicit OutputView(QWidget* parent = nullptr);

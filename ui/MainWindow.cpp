@@ -16,10 +16,13 @@
 #include "editor/EditorTabs.h"
 #include "editor/FindReplaceBar.h"
 #include "examples/ExamplesMenu.h"
+#include "settings/AppSettings.h"
 #include "statusbar/RunStatusBar.h"
+#include "theme/Theme.h"
 #include "usage/UsageView.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
@@ -158,6 +161,13 @@ void MainWindow::connectActions()
     connect(a->examples, &ExamplesMenu::exampleChosen, this, qOverload<const Example&>(&MainWindow::openExample));
     connect(a->settings, &QAction::triggered, this, &MainWindow::openSettings);
     connect(a->usage, &QAction::triggered, this, &MainWindow::openUsage);
+    connect(a->themes, &QActionGroup::triggered, this, [](QAction* chosen) {
+        const QString name = chosen->data().toString();
+        Theme::apply(name);
+        AppSettings settings = AppSettings::load();
+        settings.theme = name;
+        settings.save();
+    });
     connect(a->about, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About Sandpad"),
                            tr("<b>Sandpad %1</b><p>Run Python and JavaScript snippets in a secure sandbox.</p>")

@@ -1,8 +1,10 @@
 #include "MainWindowActions.h"
 
 #include "examples/ExamplesMenu.h"
+#include "theme/Theme.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QMainWindow>
 #include <QMenuBar>
@@ -89,6 +91,17 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     QMenu* view = bar->addMenu(tr("&View"));
     viewMenu = view;
     view->addActions({focusEditor, focusNotebook, clearNotebook});
+    view->addSeparator();
+    themeMenu = view->addMenu(tr("&Theme"));
+    themes = new QActionGroup(this);
+    themes->setExclusive(true);
+    for (const QString& name : Theme::names()) {
+        QAction* a = themeMenu->addAction(Theme::displayName(name));
+        a->setCheckable(true);
+        a->setData(name);
+        a->setChecked(name == Theme::current());
+        themes->addAction(a);
+    }
     view->addSeparator();
     view->addAction(usage);
     QMenu* help = bar->addMenu(tr("&Help"));

@@ -3,6 +3,7 @@
 #include <QObject>
 
 class QAction;
+class QActionGroup;
 class QMainWindow;
 class QMenu;
 class QToolBar;
@@ -26,7 +27,8 @@ public:
     QAction *settings, *usage, *about;
     ExamplesMenu* examples;
     QToolBar* toolBar;
-    QMenu *fileMenu, *viewMenu;
+    QMenu *fileMenu, *viewMenu, *themeMenu;
+    QActionGroup* themes; // one checkable action per Theme::names(), the name as data
 };
 
 } // namespace sandpad

@@ -11,6 +11,7 @@
 #include "workspace/Workspace.h"
 #include "engine/Executor.h"
 #include "settings/AppSettings.h"
+#include "theme/Theme.h"
 #include "storage/Database.h"
 
 #include <QApplication>
@@ -134,8 +135,10 @@ int main(int argc, char** argv)
     const QCommandLineOption typeText(QStringLiteral("type-text"), QStringLiteral("Test hook: type TEXT into the current tab after start."), QStringLiteral("TEXT"));
     const QCommandLineOption restoreAll(QStringLiteral("restore-all"), QStringLiteral("Restore every unsaved tab found at start without asking."));
     const QCommandLineOption startupReport(QStringLiteral("report-startup"), QStringLiteral("Benchmark hook: print \"window shown\" once the window is up, then quit."));
-    parser.addOptions({dataDir, runExample, screenshot, typeText, restoreAll, startupReport});
+    const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("Colours for this session: system, light or dark (default: View > Theme)."), QStringLiteral("NAME"));
+    parser.addOptions({dataDir, runExample, screenshot, typeText, restoreAll, startupReport, theme});
     parser.process(app);
+    Theme::apply(parser.isSet(theme) ? parser.value(theme) : AppSettings::load().theme);
 
     Session session;
     session.restoreAll = parser.isSet(restoreAll);

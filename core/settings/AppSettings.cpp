@@ -9,6 +9,7 @@ namespace sandpad {
 namespace {
 const QStringList kProviders = {QStringLiteral("none"), QStringLiteral("local"), QStringLiteral("vercel"),
                                 QStringLiteral("daytona"), QStringLiteral("command")};
+const QStringList kThemes = {QStringLiteral("system"), QStringLiteral("light"), QStringLiteral("dark")};
 }
 
 AppSettings AppSettings::load()
@@ -35,6 +36,7 @@ AppSettings AppSettings::load(QSettings& s)
     a.daytonaOrganizationId = s.value(QStringLiteral("daytona/organizationId")).toString();
     a.commandProviderPath = s.value(QStringLiteral("command/path")).toString();
     a.poolSize = s.value(QStringLiteral("local/poolSize"), a.poolSize).toInt();
+    a.theme = s.value(QStringLiteral("appearance/theme"), a.theme).toString();
     a.sanitize();
     return a;
 }
@@ -62,6 +64,7 @@ void AppSettings::save(QSettings& s) const
     s.setValue(QStringLiteral("daytona/organizationId"), daytonaOrganizationId);
     s.setValue(QStringLiteral("command/path"), commandProviderPath);
     s.setValue(QStringLiteral("local/poolSize"), poolSize);
+    s.setValue(QStringLiteral("appearance/theme"), theme);
     s.sync();
 }
 
@@ -91,6 +94,13 @@ QStringList AppSettings::sanitize()
         memoryLimitMb = memory;
     }
     poolSize = std::clamp(poolSize, 0, 8);
+    const QString themeName = theme.trimmed().toLower();
+    if (!kThemes.contains(themeName)) {
+        notes << QStringLiteral("unknown theme \"%1\" in settings; using the system's colours").arg(theme.trimmed());
+        theme = QStringLiteral("system");
+    } else {
+        theme = themeName;
+    }
     return notes;
 }
 

@@ -315,8 +315,12 @@ bool ChartViewer::showChart(const ChartData& chart)
     } else {
         y = QCPRange(y.lower - pad, y.upper + pad);
     }
-    if (chart.type == ChartData::Type::Scatter && chart.xAxis != ChartData::XAxis::Category && x.size() > 0)
-        x = QCPRange(x.lower - x.size() * 0.03, x.upper + x.size() * 0.03);
+    // Air left and right too, so that the first and last points (and their markers) are whole.
+    if ((chart.type == ChartData::Type::Scatter || chart.type == ChartData::Type::Line) &&
+        chart.xAxis != ChartData::XAxis::Category && x.size() > 0) {
+        const double air = x.size() * (chart.type == ChartData::Type::Scatter ? 0.03 : 0.02);
+        x = QCPRange(x.lower - air, x.upper + air);
+    }
     m_xLower = x.lower;
     m_xUpper = x.upper;
     m_yLower = y.lower;

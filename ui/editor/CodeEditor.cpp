@@ -25,14 +25,14 @@ bool isDark(const QPalette& palette)
 }
 
 // Colours of one theme, indexed by meaning so that both lexers share them.
-struct Theme {
+struct EditorColours {
     QColor text, paper, comment, string, number, keyword, definition, op, decorator, caretLine,
         margin, marginText, errorLine, cellBand, cellRule;
 };
 
-Theme themeFor(const QPalette& palette)
+EditorColours themeFor(const QPalette& palette)
 {
-    Theme t;
+    EditorColours t;
     t.text = palette.color(QPalette::Text);
     t.paper = palette.color(QPalette::Base);
     if (isDark(palette)) {
@@ -142,7 +142,7 @@ void CodeEditor::applyColours()
     if (m_applyingColours || !m_lexer)
         return;
     m_applyingColours = true;
-    const Theme t = themeFor(palette());
+    const EditorColours t = themeFor(palette());
     QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     font.setPointSizeF(std::max(10.0, font.pointSizeF()));
     m_lexer->setDefaultFont(font);

@@ -1,15 +1,13 @@
 #include "providers/daytona/DaytonaProvider.h"
 
-#include "providers/ProviderError.h"
 #include "providers/daytona/DaytonaSandbox.h"
-#include "providers/http/HttpClient.h"
-
-#include <QJsonDocument>
-#include <QJsonObject>
 
 namespace sandpad {
 
-DaytonaProvider::DaytonaProvider(DaytonaConfig config) : m_config(std::move(config)) {}
+DaytonaProvider::DaytonaProvider(DaytonaConfig config)
+    : RemoteProvider(QStringLiteral("Daytona"), config.basePackages), m_config(std::move(config))
+{
+}
 
 QString DaytonaProvider::credentialProblem(const DaytonaConfig& c)
 {
@@ -23,60 +21,29 @@ QString DaytonaProvider::credentialProblem(const DaytonaConfig& c)
     return {};
 }
 
-ValidationReport DaytonaProvider::validate()
+RemoteProvider::CredentialCheck DaytonaProvider::credentialCheck() const
 {
-    ValidationReport report;
-    report.provider = name();
-    using Level = ValidationItem::Level;
-    const QString problem = credentialProblem(m_config);
-    if (!problem.isEmpty()) {
-        report.items.append({QStringLiteral("credentials"), Level::Error, problem});
-    } else {
-        report.items.append({QStringLiteral("credentials"), Level::Ok,
-                             m_config.organizationId.isEmpty()
-                                 ? QStringLiteral("API key set (no organization id: the key's default)")
-                                 : QStringLiteral("API key set, organization %1").arg(m_config.organizationId)});
-        HttpClient http(QStringLiteral("Daytona"));
-        http.addSecret(m_config.apiKey);
-        HttpRequest rq;
-        rq.url = QUrl(m_config.apiUrl + QStringLiteral("/sandbox?limit=1"));
-        rq.headers.emplaceBack("Authorization", "Bearer " + m_config.apiKey.toUtf8());
-        if (!m_config.organizationId.isEmpty())
-            rq.headers.emplaceBack("X-Daytona-Organization-ID", m_config.organizationId.toUtf8());
-        rq.headers.emplaceBack("X-Daytona-Source", "sandpad");
-        rq.deadline = QDeadlineTimer(std::min(m_config.requestTimeoutMs, 15000));
-        rq.retry = false;
-        try {
-            const HttpResponse resp = http.send(rq);
-            if (resp.end != HttpResponse::End::Finished)
-                report.items.append({QStringLiteral("API"), Level::Error,
-                                     QStringLiteral("%1 did not answer in time").arg(m_config.apiUrl)});
-            else if (resp.ok() && QJsonDocument::fromJson(resp.body).isObject())
-                report.items.append({QStringLiteral("API"), Level::Ok,
-                                     QStringLiteral("%1 reachable, API key accepted").arg(m_config.apiUrl)});
-            else if (resp.ok())
-                report.items.append({QStringLiteral("API"), Level::Error,
-                                     QStringLiteral("%1 answered, but not like the Daytona API").arg(m_config.apiUrl)});
-            else
-                report.items.append({QStringLiteral("API"), Level::Error,
-                                     http.errorFor(resp, QStringLiteral("checking the API key")).message()});
-        } catch (const ProviderError& e) {
-            report.items.append({QStringLiteral("API"), Level::Error, e.message()});
-        }
-    }
-    report.items.append({QStringLiteral("runtime"), Level::Ok,
-                         QStringLiteral("default snapshot; language label python / javascript")});
-    report.items.append({QStringLiteral("base packages"), Level::Ok,
-                         QStringLiteral("%1: checked in each Python sandbox, missing ones installed with pip")
-                             .arg(m_config.basePackages.join(QLatin1String(", ")))});
-    return report;
+    CredentialCheck check;
+    check.detail = m_config.organizationId.isEmpty()
+                       ? QStringLiteral("API key set (no organization id: the key's default)")
+                       : QStringLiteral("API key set, organization %1").arg(m_config.organizationId);
+    check.noun = QStringLiteral("API key");
+    check.apiUrl = m_config.apiUrl;
+    check.secrets = {m_config.apiKey};
+    check.probe = DaytonaSandbox::apiRequest(m_config, "GET", QStringLiteral("/sandbox?limit=1"));
+    check.requestTimeoutMs = m_config.requestTimeoutMs;
+    check.wantsJsonObject = true;
+    return check;
 }
 
-std::unique_ptr<Sandbox> DaytonaProvider::create(const SandboxOptions& options, RunControl& control)
+ValidationItem DaytonaProvider::runtimeItem() const
 {
-    const QString problem = credentialProblem(m_config);
-    if (!problem.isEmpty())
-        throw ProviderError(ProviderError::Kind::NotConfigured, QStringLiteral("Daytona: ") + problem);
+    return {QStringLiteral("runtime"), ValidationItem::Level::Ok,
+            QStringLiteral("default snapshot; language label python / javascript")};
+}
+
+std::unique_ptr<Sandbox> DaytonaProvider::start(const SandboxOptions& options, RunControl& control)
+{
     auto sandbox = std::make_unique<DaytonaSandbox>(m_config);
     sandbox->start(options, control);
     return sandbox;

@@ -1,27 +1,15 @@
 #include "providers/daytona/DaytonaSandbox.h"
 
 #include "providers/ProviderError.h"
-#include "providers/RunControl.h"
-#include "providers/http/RemoteCleanup.h"
 
 #include <QHttpMultiPart>
 #include <QJsonDocument>
 #include <QRegularExpression>
-#include <QUrlQuery>
 #include <QUuid>
 
 namespace sandpad {
 
 namespace {
-QJsonObject parseObject(const QByteArray& body, const QString& what)
-{
-    const QJsonDocument doc = QJsonDocument::fromJson(body);
-    if (!doc.isObject())
-        throw ProviderError(ProviderError::Kind::Protocol,
-                            QStringLiteral("Daytona: %1 answered something that is not a JSON object").arg(what));
-    return doc.object();
-}
-
 QUrl withQuery(QUrl url, const QString& key, const QString& value)
 {
     // Fully percent-encoded ('+' and '&' too) so the path survives form decoding.
@@ -32,20 +20,29 @@ QUrl withQuery(QUrl url, const QString& key, const QString& value)
 } // namespace
 
 DaytonaSandbox::DaytonaSandbox(const DaytonaConfig& config)
-    : m_config(config), m_http(QStringLiteral("Daytona"))
+    : RemoteSandbox({.name = QStringLiteral("Daytona"),
+                     .workDir = QStringLiteral("/tmp/sandpad"),
+                     .stateWord = QStringLiteral("state"),
+                     .readyState = QStringLiteral("started"),
+                     .failedStates = {QStringLiteral("error"), QStringLiteral("build_failed"),
+                                      QStringLiteral("destroyed"), QStringLiteral("destroying")},
+                     .packagesWhere = QStringLiteral("Daytona sandbox"),
+                     .removing = QStringLiteral("deleting"),
+                     .removal = QStringLiteral("deletion"),
+                     .removedStatus = 404,
+                     .goneStates = {QStringLiteral("destroyed")},
+                     .basePackages = config.basePackages,
+                     .requestTimeoutMs = config.requestTimeoutMs,
+                     .readyTimeoutMs = config.readyTimeoutMs,
+                     .confirmTimeoutMs = config.confirmTimeoutMs},
+                    {config.apiKey}),
+      m_config(config)
 {
-    m_http.addSecret(config.apiKey);
 }
 
 DaytonaSandbox::~DaytonaSandbox()
 {
-    if (!m_id.isEmpty() && !m_cleanup)
-        destroy();
-}
-
-QString DaytonaSandbox::interpreter(Language language) const
-{
-    return language == Language::Python ? QStringLiteral("python3") : QStringLiteral("node");
+    destroy();
 }
 
 QString DaytonaSandbox::shellQuote(const QString& word)
@@ -73,33 +70,65 @@ QString DaytonaSandbox::commandLine(const SandboxCommand& command)
     return parts.join(QLatin1Char(' '));
 }
 
-HttpRequest DaytonaSandbox::apiRequest(const QByteArray& method, const QString& path, const QJsonObject* body) const
+HttpRequest DaytonaSandbox::apiRequest(const DaytonaConfig& config, const QByteArray& method, const QString& path,
+                                       const QJsonObject* body)
 {
     HttpRequest rq;
     rq.method = method;
-    rq.url = QUrl(m_config.apiUrl + path);
-    rq.headers.emplaceBack("Authorization", "Bearer " + m_config.apiKey.toUtf8());
-    if (!m_config.organizationId.isEmpty())
-        rq.headers.emplaceBack("X-Daytona-Organization-ID", m_config.organizationId.toUtf8());
+    rq.url = QUrl(config.apiUrl + path);
+    rq.headers.emplaceBack("Authorization", "Bearer " + config.apiKey.toUtf8());
+    if (!config.organizationId.isEmpty())
+        rq.headers.emplaceBack("X-Daytona-Organization-ID", config.organizationId.toUtf8());
     rq.headers.emplaceBack("X-Daytona-Source", "sandpad");
     if (body) {
         rq.headers.emplaceBack("Content-Type", "application/json");
         rq.body = QJsonDocument(*body).toJson(QJsonDocument::Compact);
     }
-    rq.deadline = QDeadlineTimer(m_config.requestTimeoutMs);
+    rq.deadline = QDeadlineTimer(config.requestTimeoutMs);
     return rq;
 }
 
 HttpRequest DaytonaSandbox::toolboxRequest(const QByteArray& method, const QString& path, const QJsonObject* body) const
 {
-    HttpRequest rq = apiRequest(method, QString(), body);
+    HttpRequest rq = apiRequest(m_config, method, QString(), body);
     rq.url = QUrl(m_toolbox + path);
+    return rq;
+}
+
+QString DaytonaSandbox::idOf(const QJsonObject& created) const
+{
+    return created.value(QLatin1String("id")).toString();
+}
+
+QString DaytonaSandbox::stateOf(const QJsonObject& description) const
+{
+    return description.value(QLatin1String("state")).toString();
+}
+
+QString DaytonaSandbox::failureReason(const QJsonObject& description) const
+{
+    return description.value(QLatin1String("errorReason")).toString();
+}
+
+HttpRequest DaytonaSandbox::describeRequest() const
+{
+    return apiRequest(m_config, "GET", QStringLiteral("/sandbox/") + m_id);
+}
+
+HttpRequest DaytonaSandbox::removeRequest() const
+{
+    return apiRequest(m_config, "DELETE", QStringLiteral("/sandbox/") + m_id);
+}
+
+HttpRequest DaytonaSandbox::readRequest(const QString& path) const
+{
+    HttpRequest rq = toolboxRequest("GET", QStringLiteral("/files/download"));
+    rq.url = withQuery(rq.url, QStringLiteral("path"), path);
     return rq;
 }
 
 void DaytonaSandbox::start(const SandboxOptions& options, RunControl& control)
 {
-    m_http.setControl(&control);
     const QJsonObject body{
         {QStringLiteral("labels"),
          QJsonObject{{QStringLiteral("code-toolbox-language"),
@@ -111,60 +140,22 @@ void DaytonaSandbox::start(const SandboxOptions& options, RunControl& control)
         {QStringLiteral("autoDeleteInterval"), 0},
         {QStringLiteral("networkBlockAll"), !options.allowNetwork},
     };
-    QJsonObject sandbox = parseObject(
-        m_http.sendChecked(apiRequest("POST", QStringLiteral("/sandbox"), &body), QStringLiteral("creating a sandbox")).body,
-        QStringLiteral("create"));
-    m_id = sandbox.value(QLatin1String("id")).toString();
-    if (m_id.isEmpty())
-        throw ProviderError(ProviderError::Kind::Protocol, QStringLiteral("Daytona: create answered no sandbox id"));
-    try {
-        QDeadlineTimer ready(m_config.readyTimeoutMs);
-        qint64 pause = 100;
-        QString state = sandbox.value(QLatin1String("state")).toString();
-        while (state != QLatin1String("started")) {
-            if (state == QLatin1String("error") || state == QLatin1String("build_failed") ||
-                state == QLatin1String("destroyed") || state == QLatin1String("destroying"))
-                throw ProviderError(ProviderError::Kind::Unavailable,
-                                    m_http.redact(QStringLiteral("Daytona: the sandbox did not start (state %1%2)")
-                                                      .arg(state, sandbox.value(QLatin1String("errorReason")).toString().isEmpty()
-                                                                      ? QString()
-                                                                      : QStringLiteral(": ") + sandbox.value(QLatin1String("errorReason")).toString())));
-            if (ready.hasExpired())
-                throw ProviderError(ProviderError::Kind::Unavailable,
-                                    QStringLiteral("Daytona: the sandbox was not started after %1 s (state %2)")
-                                        .arg(m_config.readyTimeoutMs / 1000).arg(state));
-            if (!m_http.sleep(pause))
-                throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Daytona: cancelled while starting"));
-            pause = std::min<qint64>(pause * 2, 1000);
-            sandbox = parseObject(m_http.sendChecked(apiRequest("GET", QStringLiteral("/sandbox/") + m_id),
-                                                     QStringLiteral("checking the sandbox")).body,
-                                  QStringLiteral("get sandbox"));
-            state = sandbox.value(QLatin1String("state")).toString();
-        }
-        QString proxy = sandbox.value(QLatin1String("toolboxProxyUrl")).toString();
-        while (proxy.endsWith(QLatin1Char('/')))
-            proxy.chop(1);
-        // Without a proxy URL, the deprecated API route takes the same paths.
-        m_toolbox = proxy.isEmpty() ? m_config.apiUrl + QStringLiteral("/toolbox/") + m_id + QStringLiteral("/toolbox")
-                                    : proxy + QLatin1Char('/') + m_id;
-        if (options.language == Language::Python && !m_config.basePackages.isEmpty())
-            ensureBasePackages(options.deadlineSeconds);
-    } catch (...) {
-        destroy();
-        throw;
-    }
+    startSandbox(apiRequest(m_config, "POST", QStringLiteral("/sandbox"), &body), options.language,
+                 options.deadlineSeconds, control);
 }
 
-void DaytonaSandbox::ensureBasePackages(int deadlineSeconds)
+void DaytonaSandbox::onReady(const QJsonObject& description)
 {
-    QStringList quoted;
-    for (const auto& p : m_config.basePackages)
-        quoted << QStringLiteral("'%1'").arg(QString(p).remove(QLatin1Char('\'')));
-    const QString script = QStringLiteral(
-        "import importlib.util,subprocess,sys\n"
-        "m=[p for p in [%1] if importlib.util.find_spec(p) is None]\n"
-        "sys.exit(subprocess.call([sys.executable,'-m','pip','install','-q','--disable-pip-version-check',"
-        "'--retries','1','--timeout','15',*m]) if m else 0)\n").arg(quoted.join(QLatin1Char(',')));
+    QString proxy = description.value(QLatin1String("toolboxProxyUrl")).toString();
+    while (proxy.endsWith(QLatin1Char('/')))
+        proxy.chop(1);
+    // Without a proxy URL, the deprecated API route takes the same paths.
+    m_toolbox = proxy.isEmpty() ? m_config.apiUrl + QStringLiteral("/toolbox/") + m_id + QStringLiteral("/toolbox")
+                                : proxy + QLatin1Char('/') + m_id;
+}
+
+std::optional<QString> DaytonaSandbox::runPackageScript(const QString& script, int deadlineSeconds)
+{
     const QJsonObject body{{QStringLiteral("command"), QStringLiteral("python3 -c ") + shellQuote(script)},
                            {QStringLiteral("timeout"), deadlineSeconds}};
     HttpRequest rq = toolboxRequest("POST", QStringLiteral("/process/execute"), &body);
@@ -172,11 +163,8 @@ void DaytonaSandbox::ensureBasePackages(int deadlineSeconds)
     const QJsonObject answer = parseObject(m_http.sendChecked(rq, QStringLiteral("checking the base packages")).body,
                                            QStringLiteral("process/execute"));
     if (answer.value(QLatin1String("exitCode")).toInt(-1) == 0)
-        return;
-    m_packageNote = QStringLiteral("sandpad: some base packages (%1) are missing in the Daytona sandbox and "
-                                   "could not be installed: %2\n")
-                        .arg(m_config.basePackages.join(QLatin1String(", ")),
-                             answer.value(QLatin1String("result")).toString().trimmed().split(QLatin1Char('\n')).last());
+        return std::nullopt;
+    return answer.value(QLatin1String("result")).toString();
 }
 
 void DaytonaSandbox::writeFiles(const QList<SandboxFile>& files)
@@ -202,61 +190,35 @@ void DaytonaSandbox::writeFiles(const QList<SandboxFile>& files)
 
 void DaytonaSandbox::deleteSession(const QString& sessionId)
 {
-    // Deleting the session kills its commands. Cleanup: not cancellable, errors ignored.
-    RunControl* control = m_http.control();
-    m_http.setControl(nullptr);
-    try {
-        HttpRequest rq = toolboxRequest("DELETE", QStringLiteral("/process/session/") + sessionId);
-        rq.deadline = QDeadlineTimer(10000);
-        m_http.send(rq);
-    } catch (const ProviderError&) {
-    }
-    m_http.setControl(control);
+    // Deleting the session kills its commands.
+    sendCleanup(toolboxRequest("DELETE", QStringLiteral("/process/session/") + sessionId));
 }
 
-CommandOutcome DaytonaSandbox::run(const SandboxCommand& command, const OutputCallback& onOutput,
-                                   RunControl& control)
+CommandOutcome DaytonaSandbox::runCommand(const SandboxCommand& command, const OutputCallback& onOutput,
+                                          const QDeadlineTimer& deadline)
 {
-    if (command.argv.isEmpty())
-        throw ProviderError(ProviderError::Kind::Protocol, QStringLiteral("Daytona: empty command"));
-    m_http.setControl(&control);
-    const QDeadlineTimer deadline(command.timeoutMs);
-    CommandOutcome outcome;
-    if (!m_packageNote.isEmpty() && !m_noteShown && onOutput) {
-        m_noteShown = true;
-        onOutput(OutputStream::Stderr, m_packageNote.toUtf8());
-    }
     const QString sessionId = QStringLiteral("sandpad-") + QUuid::createUuid().toString(QUuid::Id128).left(16);
     bool sessionMade = false;
+    CommandOutcome outcome;
 
-    auto bounded = [&](HttpRequest rq) {
-        if (deadline.remainingTime() < rq.deadline.remainingTime())
-            rq.deadline = deadline;
-        return rq;
-    };
-    auto interrupted = [&](HttpResponse::End end) {
+    auto stopped = [&](HttpResponse::End end) {
         if (sessionMade)
             deleteSession(sessionId);
-        if (end == HttpResponse::End::Cancelled) {
-            outcome.cancelled = true;
-            outcome.detail = QStringLiteral("cancelled; session deleted");
-        } else {
-            outcome.timedOut = true;
-            outcome.detail = QStringLiteral("timed out after %1 ms; session deleted").arg(command.timeoutMs);
-        }
+        outcome = interrupted(end, QStringLiteral("cancelled; session deleted"),
+                              QStringLiteral("timed out after %1 ms; session deleted").arg(command.timeoutMs));
         return outcome;
     };
     // Sends within the deadline; returns false when interrupted (the outcome is then set).
     auto step = [&](const HttpRequest& rq, const QString& what, HttpResponse& resp) {
         try {
-            resp = m_http.send(bounded(rq));
+            resp = m_http.send(bounded(rq, deadline));
         } catch (const ProviderError&) {
             if (sessionMade)
                 deleteSession(sessionId);
             throw;
         }
         if (resp.end != HttpResponse::End::Finished) {
-            interrupted(resp.end);
+            stopped(resp.end);
             return false;
         }
         if (!resp.ok()) {
@@ -308,61 +270,10 @@ CommandOutcome DaytonaSandbox::run(const SandboxCommand& command, const OutputCa
             return outcome;
         }
         if (deadline.hasExpired())
-            return interrupted(HttpResponse::End::DeadlineExpired);
+            return stopped(HttpResponse::End::DeadlineExpired);
         if (!m_http.sleep(std::min<qint64>(m_config.pollIntervalMs, deadline.remainingTime())))
-            return interrupted(HttpResponse::End::Cancelled);
+            return stopped(HttpResponse::End::Cancelled);
     }
-}
-
-std::optional<QByteArray> DaytonaSandbox::readFile(const QString& path)
-{
-    HttpRequest rq = toolboxRequest("GET", QStringLiteral("/files/download"));
-    rq.url = withQuery(rq.url, QStringLiteral("path"), path);
-    const HttpResponse resp = m_http.send(rq);
-    if (resp.end == HttpResponse::End::Cancelled)
-        throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Daytona: reading %1 cancelled").arg(path));
-    if (resp.end == HttpResponse::End::DeadlineExpired)
-        throw ProviderError(ProviderError::Kind::Unavailable, QStringLiteral("Daytona: reading %1 timed out").arg(path));
-    if (resp.status == 404)
-        return std::nullopt;
-    if (!resp.ok())
-        throw m_http.errorFor(resp, QStringLiteral("reading %1").arg(path));
-    return resp.body;
-}
-
-CleanupReport DaytonaSandbox::destroy()
-{
-    if (m_cleanup)
-        return *m_cleanup;
-    CleanupReport report;
-    if (m_id.isEmpty()) {
-        report.confirmed = true;
-        report.detail = QStringLiteral("no sandbox was created");
-        m_cleanup = report;
-        return report;
-    }
-    m_http.setControl(nullptr); // cleanup is never cancelled
-    try {
-        const HttpResponse del = m_http.send(apiRequest("DELETE", QStringLiteral("/sandbox/") + m_id));
-        QString problem;
-        if (!del.ok() && del.status != 404)
-            problem = m_http.errorFor(del, QStringLiteral("deleting the sandbox")).message();
-        RemoteCleanup cleanup;
-        cleanup.sandboxId = m_id;
-        cleanup.action = QStringLiteral("Daytona: deletion");
-        cleanup.timeoutMs = m_config.confirmTimeoutMs;
-        cleanup.requestTimeoutMs = m_config.requestTimeoutMs;
-        cleanup.goneStates = {QStringLiteral("destroyed")};
-        cleanup.makeGet = [this] { return apiRequest("GET", QStringLiteral("/sandbox/") + m_id); };
-        cleanup.stateOf = [](const QJsonObject& o) { return o.value(QLatin1String("state")).toString(); };
-        report = cleanup.confirm(m_http, problem);
-    } catch (const std::exception& e) {
-        report.confirmed = false;
-        report.detail = m_http.redact(QStringLiteral("Daytona: deleting sandbox %1 failed: %2")
-                                          .arg(m_id, QString::fromUtf8(e.what())));
-    }
-    m_cleanup = report;
-    return report;
 }
 
 } // namespace sandpad

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "providers/SandboxProvider.h"
+#include "providers/http/HttpClient.h"
+
+namespace sandpad {
+
+// What the Vercel and Daytona providers share: validation's items (credentials, an API probe
+// with them, runtime, base packages) and create()'s refusal of credentials that cannot work.
+class RemoteProvider : public SandboxProvider {
+public:
+    ValidationReport validate() final;
+    std::unique_ptr<Sandbox> create(const SandboxOptions& options, RunControl& control) final;
+
+protected:
+    // Usable-looking credentials, and the request that proves the service accepts them.
+    struct CredentialCheck {
+        QString detail;               // the credentials item, e.g. "token for team t, project p"
+        QString noun;                 // "credentials" / "API key", in the API item
+        QString apiUrl;
+        QStringList secrets;          // redacted from messages
+        HttpRequest probe;            // authorised; sent once, within min(requestTimeoutMs, 15 s)
+        int requestTimeoutMs = 60000;
+        int alsoAccepted = -1;        // a non-2xx status that proves them too (404 of a made-up id)
+        bool wantsJsonObject = false; // a 2xx must be a JSON object, else it is not this API
+    };
+    // `basePackages`: checked in each Python sandbox (the validation lists them).
+    RemoteProvider(QString service, QStringList basePackages);
+
+    // The service's side.
+    virtual QString configProblem() const = 0;       // why it cannot work; empty when usable
+    virtual CredentialCheck credentialCheck() const = 0; // asked only when usable
+    virtual ValidationItem runtimeItem() const = 0;
+    // A started sandbox (the configuration is usable).
+    virtual std::unique_ptr<Sandbox> start(const SandboxOptions& options, RunControl& control) = 0;
+
+private:
+    ValidationItem probe(const CredentialCheck& check) const;
+
+    QString m_service; // "Vercel": the prefix of messages
+    QStringList m_basePackages;
+};
+
+} // namespace sandpad

@@ -1,4 +1,4 @@
-#include "providers/local/ResultFrameParser.h"
+#include "runtime/ResultFrameParser.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,7 +31,7 @@ bool ResultFrameParser::parseHeader(const QByteArray& line)
     m_name = name;
     m_remaining = size;
     m_body.clear();
-    if (m_kept + size > m_max) {
+    if (size > m_max - m_kept) { // not m_kept + size: a huge size must not overflow
         m_truncated.append(name);
         m_state = State::Skip;
     } else {
@@ -88,7 +88,7 @@ void ResultFrameParser::feed(const char* data, qint64 size)
 void ResultFrameParser::finish()
 {
     if (m_state == State::Body || m_state == State::Skip)
-        m_error = QStringLiteral("frame \"%1\" cut short").arg(m_name);
+        m_error = QStringLiteral("frame \"%1\" is truncated (cut short)").arg(m_name);
     else if (m_state == State::Header && !m_header.isEmpty())
         m_error = QStringLiteral("incomplete frame header at end of stream");
     if (m_state == State::Body) {

@@ -7,10 +7,11 @@
 
 namespace sandpad {
 
-// Parses the result channel (fd 3 in the local sandbox): frames of one header line
-// `{"name": "...", "size": N}\n` followed by exactly N bytes (docs/runtime-protocol.md).
-// Bytes arrive in arbitrary chunks. The total kept is capped; frames beyond the cap are skipped
-// and remembered in truncatedNames(). A malformed header stops parsing (protocolError()).
+// Parses the result channel (SANDPAD_RESULT_FD, fd 3 in the local sandbox): frames of one header
+// line `{"name": "...", "size": N}\n` followed by exactly N bytes (docs/runtime-protocol.md).
+// Bytes arrive in arbitrary chunks (ResultFrames::parse feeds a whole stream at once). The total
+// kept is capped; frames beyond the cap are skipped and remembered in truncatedNames(). A
+// malformed header stops parsing (protocolError()).
 class ResultFrameParser {
 public:
     explicit ResultFrameParser(qint64 maxTotalBytes = 64LL * 1024 * 1024);

@@ -1,5 +1,7 @@
 #include "runtime/ResultFrames.h"
 
+#include "runtime/ResultFrameParser.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -12,26 +14,18 @@ std::optional<QMap<QString, QByteArray>> ResultFrames::parse(const QByteArray& s
             *problem = QStringLiteral("Invalid result frames from the runtime wrapper: ") + what;
         return std::nullopt;
     };
-    QMap<QString, QByteArray> files;
-    qsizetype pos = 0;
-    while (pos < stream.size()) {
-        const qsizetype newline = stream.indexOf('\n', pos);
-        if (newline < 0 || newline - pos > 4096)
-            return invalid(QStringLiteral("header without end at offset %1").arg(pos));
-        const QJsonDocument header = QJsonDocument::fromJson(stream.mid(pos, newline - pos));
-        const QJsonObject h = header.object();
-        const QString name = h.value(QStringLiteral("name")).toString();
-        const double size = h.value(QStringLiteral("size")).toDouble(-1);
-        if (!header.isObject() || name.isEmpty() || name.contains(u'/') || name.startsWith(u'.')
-            || size < 0 || size != double(qint64(size)))
-            return invalid(QStringLiteral("bad header at offset %1").arg(pos));
-        pos = newline + 1;
-        if (qint64(size) > stream.size() - pos)
-            return invalid(QStringLiteral("\"%1\" is truncated").arg(name));
-        files.insert(name, stream.mid(pos, qsizetype(size)));
-        pos += qsizetype(size);
+    // A cap of the stream's size skips no frame that is complete (a larger one is cut short).
+    ResultFrameParser parser(stream.size());
+    parser.feed(stream);
+    parser.finish();
+    if (!parser.protocolError().isEmpty())
+        return invalid(parser.protocolError());
+    // Stricter than the channel's parser (which allows sub-folders of out/): plain file names.
+    for (auto it = parser.files().begin(); it != parser.files().end(); ++it) {
+        if (it.key().contains(u'/') || it.key().startsWith(u'.'))
+            return invalid(QStringLiteral("\"%1\" is not a plain file name").arg(it.key()));
     }
-    return files;
+    return parser.files();
 }
 
 QByteArray ResultFrames::frame(const QString& name, const QByteArray& content)

@@ -1,4 +1,4 @@
-#include "providers/local/ResultFrameParser.h"
+#include "runtime/ResultFrameParser.h"
 
 #include <QtTest>
 

@@ -2,9 +2,10 @@
 
 #include "providers/ProviderError.h"
 #include "providers/RunControl.h"
-#include "providers/local/ResultFrameParser.h"
 #include "providers/local/LocalSandboxInternals.h"
+#include "providers/local/RunStopper.h"
 #include "providers/local/SeccompFilter.h"
+#include "runtime/ResultFrameParser.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -32,10 +33,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-#ifndef CLOSE_RANGE_CLOEXEC
-#define CLOSE_RANGE_CLOEXEC (1U << 2)
-#endif
 
 namespace sandpad {
 
@@ -389,8 +386,6 @@ CommandOutcome LocalSandbox::run(const SandboxCommand& command, const OutputCall
     QByteArray info;
     int childPid = -1;
     QByteArray stderrHead; // to explain a bwrap setup failure
-    bool timedOut = false;
-    bool cancelled = false;
     bool finished = false;
 
     QEventLoop loop;
@@ -463,21 +458,10 @@ CommandOutcome LocalSandbox::run(const SandboxCommand& command, const OutputCall
     });
     // Killing bwrap is enough: --die-with-parent takes down the sandbox's PID 1, and with it the
     // whole PID namespace (double-forked daemons included).
-    auto killAll = [&] {
+    RunStopper stopper(control, [&] {
         if (process.state() != QProcess::NotRunning)
             process.kill();
-    };
-    QTimer deadline;
-    deadline.setSingleShot(true);
-    deadline.setTimerType(Qt::PreciseTimer);
-    QObject::connect(&deadline, &QTimer::timeout, &context, [&] {
-        timedOut = true;
-        killAll();
     });
-    QObject::connect(&control, &RunControl::cancelRequested, &context, [&] {
-        cancelled = true;
-        killAll();
-    }, Qt::QueuedConnection);
 
     process.start();
     // The child has its own copies now; ours must go so that EOF arrives.
@@ -490,14 +474,10 @@ CommandOutcome LocalSandbox::run(const SandboxCommand& command, const OutputCall
     }
     const qint64 timeoutMs = command.timeoutMs > 0 ? command.timeoutMs
                                                    : m_config.options.deadlineSeconds * 1000LL;
-    deadline.start(static_cast<int>(qMin<qint64>(timeoutMs, INT_MAX)));
-    if (control.isCancelled()) { // cancelled between the check above and the connection
-        cancelled = true;
-        killAll();
-    }
+    stopper.start(timeoutMs);
     if (!finished)
         loop.exec();
-    deadline.stop();
+    stopper.stop();
     if (!finished && !process.waitForFinished(5000)) {
         process.kill();
         process.waitForFinished(2000);
@@ -522,25 +502,33 @@ CommandOutcome LocalSandbox::run(const SandboxCommand& command, const OutputCall
         pollfd p{resultRead.get(), POLLIN, 0};
         ::poll(&p, 1, 50);
     }
+    takeResults(parser);
+
+    if (stopper.stopped())
+        return stopper.outcome();
+    // No child-pid from bwrap: it never set the sandbox up.
+    return endedOutcome(process.exitStatus() == QProcess::CrashExit, process.exitCode(), stderrHead,
+                        childPid >= 0);
+}
+
+void LocalSandbox::takeResults(ResultFrameParser& parser)
+{
     parser.finish();
     for (auto it = parser.files().begin(); it != parser.files().end(); ++it)
         m_results.insert(it.key(), it.value());
     m_truncated = parser.truncatedNames();
     m_resultError = parser.protocolError();
+}
 
-    if (timedOut || cancelled) {
-        outcome.timedOut = timedOut && !cancelled;
-        outcome.cancelled = cancelled;
-        outcome.detail = outcome.cancelled ? QStringLiteral("cancelled; sandbox killed")
-                                           : QStringLiteral("deadline of %1 ms reached; sandbox killed").arg(timeoutMs);
-        return outcome;
-    }
-    if (process.exitStatus() == QProcess::CrashExit) {
+CommandOutcome LocalSandbox::endedOutcome(bool bwrapKilled, int code, const QByteArray& stderrHead,
+                                          bool setUp)
+{
+    CommandOutcome outcome;
+    if (bwrapKilled) {
         outcome.detail = QStringLiteral("bubblewrap was killed");
         return outcome;
     }
-    const int code = process.exitCode();
-    if (childPid < 0 || (code == 1 && (stderrHead.startsWith("bwrap:") || stderrHead.startsWith("setpriv:"))))
+    if (!setUp || (code == 1 && (stderrHead.startsWith("bwrap:") || stderrHead.startsWith("setpriv:"))))
         throw ProviderError(ProviderError::Kind::Io,
                             QStringLiteral("The sandbox could not be set up: %1")
                                 .arg(QString::fromUtf8(stderrHead).trimmed()));

@@ -12,6 +12,8 @@
 
 namespace sandpad {
 
+class ResultFrameParser;
+
 // Everything a LocalSandbox needs from its provider.
 struct LocalSandboxConfig {
     SandboxOptions options;
@@ -96,6 +98,11 @@ private:
     void killWarm();
     void closeWarmFds();
     QByteArray applyJobLimits(qint64 timeoutMs); // the job line's limits part, if any
+    // Both run paths, once the sandbox is gone: keep what came over the result channel.
+    void takeResults(ResultFrameParser& parser);
+    // The outcome of a run that ended by itself (not stopped). Throws when the sandbox was not
+    // set up: !setUp, or bwrap/setpriv failed (exit 1 and its message on stderr).
+    static CommandOutcome endedOutcome(bool bwrapKilled, int code, const QByteArray& stderrHead, bool setUp);
 
     WarmProcess m_warm;
     bool m_prestarting = false; // bwrapArguments: limits for a warm start

@@ -8,6 +8,11 @@
 #include <QtGlobal>
 #include <unistd.h>
 
+// For close_range(2) through syscall(); older headers lack the flag.
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
 namespace sandpad::localsandbox {
 
 // Fixed fd numbers inside the sandbox (the result channel is part of the runtime protocol).

@@ -4,9 +4,10 @@
 
 #include "providers/ProviderError.h"
 #include "providers/RunControl.h"
-#include "providers/local/ResultFrameParser.h"
 #include "providers/local/LocalSandboxInternals.h"
+#include "providers/local/RunStopper.h"
 #include "providers/local/SeccompFilter.h"
+#include "runtime/ResultFrameParser.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -33,10 +34,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-#ifndef CLOSE_RANGE_CLOEXEC
-#define CLOSE_RANGE_CLOEXEC (1U << 2)
-#endif
 
 namespace sandpad {
 
@@ -359,7 +356,6 @@ void LocalSandbox::closeWarmFds()
 CommandOutcome LocalSandbox::runWarm(const SandboxCommand& command, const OutputCallback& onOutput,
                                      RunControl& control)
 {
-    CommandOutcome outcome;
     if (!m_warm.ready && !waitReady(120000)) {
         QByteArray err;
         char buf[4096];
@@ -377,8 +373,6 @@ CommandOutcome LocalSandbox::runWarm(const SandboxCommand& command, const Output
 
     ResultFrameParser parser(kMaxResultBytes);
     QByteArray stderrHead;
-    bool timedOut = false;
-    bool cancelled = false;
     auto reap = [&] {
         if (m_warm.reaped)
             return;
@@ -460,33 +454,19 @@ CommandOutcome LocalSandbox::runWarm(const SandboxCommand& command, const Output
         });
         exitPoll.start(5);
     }
-    QTimer deadline;
-    deadline.setSingleShot(true);
-    deadline.setTimerType(Qt::PreciseTimer);
-    QObject::connect(&deadline, &QTimer::timeout, &context, [&] {
-        timedOut = true;
-        killAll();
-    });
-    QObject::connect(&control, &RunControl::cancelRequested, &context, [&] {
-        cancelled = true;
-        killAll();
-    }, Qt::QueuedConnection);
+    RunStopper stopper(control, killAll);
 
     // The job: one line with the manifest path. The deadline counts from here.
     const QByteArray job = QFile::encodeName(command.argv[2]) + limits + '\n';
     const bool sent = ::send(m_warm.jobFd, job.constData(), job.size(), MSG_NOSIGNAL) == job.size();
     ::close(m_warm.jobFd);
     m_warm.jobFd = -1;
-    deadline.start(static_cast<int>(qMin<qint64>(timeoutMs, INT_MAX)));
-    if (control.isCancelled()) {
-        cancelled = true;
-        killAll();
-    }
+    stopper.start(timeoutMs);
     if (!sent)
         killAll();
     if (!m_warm.reaped)
         loop.exec();
-    deadline.stop();
+    stopper.stop();
     exitPoll.stop();
     outNotifier.setEnabled(false);
     errNotifier.setEnabled(false);
@@ -508,35 +488,14 @@ CommandOutcome LocalSandbox::runWarm(const SandboxCommand& command, const Output
                        {m_warm.resultFd, short(resDone ? 0 : POLLIN), 0}};
         ::poll(p, 3, 50);
     }
-    parser.finish();
-    for (auto it = parser.files().begin(); it != parser.files().end(); ++it)
-        m_results.insert(it.key(), it.value());
-    m_truncated = parser.truncatedNames();
-    m_resultError = parser.protocolError();
+    takeResults(parser);
     closeWarmFds();
 
-    if (!sent && !timedOut && !cancelled)
+    if (!sent && !stopper.stopped())
         throw ProviderError(ProviderError::Kind::Io, QStringLiteral("The pre-started sandbox did not take the job"));
-    if (timedOut || cancelled) {
-        outcome.timedOut = timedOut && !cancelled;
-        outcome.cancelled = cancelled;
-        outcome.detail = outcome.cancelled ? QStringLiteral("cancelled; sandbox killed")
-                                           : QStringLiteral("deadline of %1 ms reached; sandbox killed").arg(timeoutMs);
-        return outcome;
-    }
-    if (!WIFEXITED(m_warm.status)) {
-        outcome.detail = QStringLiteral("bubblewrap was killed");
-        return outcome;
-    }
-    const int code = WEXITSTATUS(m_warm.status);
-    if (code == 1 && (stderrHead.startsWith("bwrap:") || stderrHead.startsWith("setpriv:")))
-        throw ProviderError(ProviderError::Kind::Io,
-                            QStringLiteral("The sandbox could not be set up: %1")
-                                .arg(QString::fromUtf8(stderrHead).trimmed()));
-    outcome.exitCode = code;
-    if (code > 128 && code < 128 + 65)
-        outcome.detail = QStringLiteral("killed by signal %1").arg(code - 128);
-    return outcome;
+    if (stopper.stopped())
+        return stopper.outcome();
+    return endedOutcome(!WIFEXITED(m_warm.status), WEXITSTATUS(m_warm.status), stderrHead, true);
 }
 
 } // namespace sandpad

@@ -66,6 +66,50 @@ Revision revisionFrom(const QSqlQuery& q)
     return r;
 }
 
+// Executes a prepared query and maps its rows with `from`; on a failure, lastError gets the
+// driver's text (and the result is empty).
+template <typename T>
+QList<T> fetchAll(QSqlQuery& q, T (*from)(const QSqlQuery&), ThreadLocalError& lastError)
+{
+    QList<T> out;
+    if (!q.exec()) {
+        lastError = q.lastError().text();
+        return out;
+    }
+    while (q.next())
+        out.append(from(q));
+    return out;
+}
+
+// The same for at most one row; nullopt also when there is none (lastError untouched).
+template <typename T>
+std::optional<T> fetchOne(QSqlQuery& q, T (*from)(const QSqlQuery&), ThreadLocalError& lastError)
+{
+    if (!q.exec()) {
+        lastError = q.lastError().text();
+        return std::nullopt;
+    }
+    if (!q.next())
+        return std::nullopt;
+    return from(q);
+}
+
+// Executes a prepared UPDATE of one document row; false, with lastError set, when it fails
+// (`failure` gets the driver's text as %1) or no such document exists.
+bool updateDocument(QSqlQuery& q, const QString& documentId, const QString& failure,
+                    ThreadLocalError& lastError)
+{
+    if (!q.exec()) {
+        lastError = failure.arg(q.lastError().text());
+        return false;
+    }
+    if (q.numRowsAffected() != 1) {
+        lastError = QStringLiteral("document %1 is not in this workspace").arg(documentId);
+        return false;
+    }
+    return true;
+}
+
 // "*.txt" -> ".txt"; the extension as the user wrote it, for messages.
 QString extensionOf(const QString& title)
 {
@@ -205,45 +249,48 @@ std::optional<Document> DocumentStore::create(const QString& title, const QStrin
 
 std::optional<Revision> DocumentStore::save(const QString& documentId, const QString& content)
 {
-    m_lastError.clear();
-    QSqlDatabase db = m_db.connection();
-    Transaction tx(db);
-    if (!tx.isActive()) {
-        m_lastError = QStringLiteral("cannot save: %1").arg(tx.error());
-        return std::nullopt;
-    }
-    QString error;
-    const HeadInfo head = headInfo(db, documentId, &error);
-    if (!head.found) {
-        m_lastError = error.isEmpty()
-                          ? QStringLiteral("document %1 is not in this workspace").arg(documentId)
-                          : error;
-        return std::nullopt;
-    }
-    if (head.deleted) {
-        m_lastError = QStringLiteral("document \"%1\" is in the trash; restore it before saving")
-                          .arg(head.title);
-        return std::nullopt;
-    }
-    auto rev = appendRevision(db, documentId, head.headId, head.maxSeq + 1, content, &error);
-    if (!rev) {
-        m_lastError = QStringLiteral("cannot save: %1").arg(error);
-        return std::nullopt;
-    }
-    if (!tx.commit()) {
-        m_lastError = QStringLiteral("cannot save: %1").arg(tx.error());
-        return std::nullopt;
-    }
-    return rev;
+    return appendToHead(documentId, QStringLiteral("save"), QStringLiteral("restore it before saving"),
+                        [&](QSqlDatabase&) -> std::optional<QString> { return content; });
 }
 
 std::optional<Revision> DocumentStore::restore(const QString& documentId, const QString& revisionId)
+{
+    return appendToHead(
+        documentId, QStringLiteral("restore"), QStringLiteral("restore it from the trash first"),
+        [&](QSqlDatabase& db) -> std::optional<QString> {
+            QSqlQuery q(db);
+            q.prepare(QStringLiteral("SELECT document_id, content, sha256 FROM revisions WHERE id = ?"));
+            q.addBindValue(revisionId);
+            if (!q.exec() || !q.next()) {
+                m_lastError = QStringLiteral("revision %1 is not in this workspace").arg(revisionId);
+                return std::nullopt;
+            }
+            if (q.value(0).toString() != documentId) {
+                m_lastError = QStringLiteral("revision %1 does not belong to document %2")
+                                  .arg(revisionId, documentId);
+                return std::nullopt;
+            }
+            const QString content = q.value(1).toString();
+            // Copying a tampered revision would launder it into a fresh, valid hash.
+            if (sha256Hex(content.toUtf8()) != q.value(2).toString()) {
+                m_lastError = QStringLiteral("revision %1 no longer matches its SHA-256 (it was "
+                                             "modified outside Sandpad); it cannot be restored")
+                                  .arg(revisionId);
+                return std::nullopt;
+            }
+            return content;
+        });
+}
+
+std::optional<Revision> DocumentStore::appendToHead(
+    const QString& documentId, const QString& action, const QString& trashedAdvice,
+    const std::function<std::optional<QString>(QSqlDatabase&)>& content)
 {
     m_lastError.clear();
     QSqlDatabase db = m_db.connection();
     Transaction tx(db);
     if (!tx.isActive()) {
-        m_lastError = QStringLiteral("cannot restore: %1").arg(tx.error());
+        m_lastError = QStringLiteral("cannot %1: %2").arg(action, tx.error());
         return std::nullopt;
     }
     QString error;
@@ -255,41 +302,19 @@ std::optional<Revision> DocumentStore::restore(const QString& documentId, const 
         return std::nullopt;
     }
     if (head.deleted) {
-        m_lastError = QStringLiteral("document \"%1\" is in the trash; restore it from the trash "
-                                     "first")
-                          .arg(head.title);
+        m_lastError = QStringLiteral("document \"%1\" is in the trash; %2").arg(head.title, trashedAdvice);
         return std::nullopt;
     }
-    QString content;
-    {
-        QSqlQuery q(db);
-        q.prepare(QStringLiteral("SELECT document_id, content, sha256 FROM revisions WHERE id = ?"));
-        q.addBindValue(revisionId);
-        if (!q.exec() || !q.next()) {
-            m_lastError = QStringLiteral("revision %1 is not in this workspace").arg(revisionId);
-            return std::nullopt;
-        }
-        if (q.value(0).toString() != documentId) {
-            m_lastError = QStringLiteral("revision %1 does not belong to document %2")
-                              .arg(revisionId, documentId);
-            return std::nullopt;
-        }
-        content = q.value(1).toString();
-        // Copying a tampered revision would launder it into a fresh, valid hash.
-        if (sha256Hex(content.toUtf8()) != q.value(2).toString()) {
-            m_lastError = QStringLiteral("revision %1 no longer matches its SHA-256 (it was "
-                                         "modified outside Sandpad); it cannot be restored")
-                              .arg(revisionId);
-            return std::nullopt;
-        }
-    }
-    auto rev = appendRevision(db, documentId, head.headId, head.maxSeq + 1, content, &error);
+    const std::optional<QString> text = content(db);
+    if (!text)
+        return std::nullopt; // content() set lastError
+    auto rev = appendRevision(db, documentId, head.headId, head.maxSeq + 1, *text, &error);
     if (!rev) {
-        m_lastError = QStringLiteral("cannot restore: %1").arg(error);
+        m_lastError = QStringLiteral("cannot %1: %2").arg(action, error);
         return std::nullopt;
     }
     if (!tx.commit()) {
-        m_lastError = QStringLiteral("cannot restore: %1").arg(tx.error());
+        m_lastError = QStringLiteral("cannot %1: %2").arg(action, tx.error());
         return std::nullopt;
     }
     return rev;
@@ -308,15 +333,7 @@ bool DocumentStore::rename(const QString& documentId, const QString& title)
     q.addBindValue(cleanTitle);
     q.addBindValue(QDateTime::currentMSecsSinceEpoch());
     q.addBindValue(documentId);
-    if (!q.exec()) {
-        m_lastError = QStringLiteral("cannot rename: %1").arg(q.lastError().text());
-        return false;
-    }
-    if (q.numRowsAffected() != 1) {
-        m_lastError = QStringLiteral("document %1 is not in this workspace").arg(documentId);
-        return false;
-    }
-    return true;
+    return updateDocument(q, documentId, QStringLiteral("cannot rename: %1"), m_lastError);
 }
 
 bool DocumentStore::setDeleted(const QString& documentId, bool deleted)
@@ -327,15 +344,8 @@ bool DocumentStore::setDeleted(const QString& documentId, bool deleted)
     q.addBindValue(deleted ? 1 : 0);
     q.addBindValue(QDateTime::currentMSecsSinceEpoch());
     q.addBindValue(documentId);
-    if (!q.exec()) {
-        m_lastError = QStringLiteral("cannot change the document: %1").arg(q.lastError().text());
-        return false;
-    }
-    if (q.numRowsAffected() != 1) {
-        m_lastError = QStringLiteral("document %1 is not in this workspace").arg(documentId);
-        return false;
-    }
-    return true;
+    return updateDocument(q, documentId, QStringLiteral("cannot change the document: %1"),
+                          m_lastError);
 }
 
 std::optional<Document> DocumentStore::document(const QString& documentId) const
@@ -343,38 +353,24 @@ std::optional<Document> DocumentStore::document(const QString& documentId) const
     QSqlQuery q(m_db.connection());
     q.prepare(QStringLiteral("SELECT %1 FROM documents d WHERE d.id = ?").arg(kDocumentColumns));
     q.addBindValue(documentId);
-    if (!q.exec()) {
-        m_lastError = q.lastError().text();
-        return std::nullopt;
-    }
-    if (!q.next())
-        return std::nullopt;
-    return documentFrom(q);
+    return fetchOne(q, documentFrom, m_lastError);
 }
 
 QList<Document> DocumentStore::documents(bool includeDeleted) const
 {
-    QList<Document> out;
     QSqlQuery q(m_db.connection());
     q.setForwardOnly(true);
     q.prepare(QStringLiteral("SELECT %1 FROM documents d WHERE (? OR d.deleted = 0) "
                              "ORDER BY d.updated_ms DESC, d.title")
                   .arg(kDocumentColumns));
     q.addBindValue(includeDeleted ? 1 : 0);
-    if (!q.exec()) {
-        m_lastError = q.lastError().text();
-        return out;
-    }
-    while (q.next())
-        out.append(documentFrom(q));
-    return out;
+    return fetchAll(q, documentFrom, m_lastError);
 }
 
 QList<Document> DocumentStore::search(const QString& text) const
 {
     if (text.trimmed().isEmpty())
         return documents(false);
-    QList<Document> out;
     QSqlQuery q(m_db.connection());
     q.setForwardOnly(true);
     q.prepare(QStringLiteral("SELECT %1 FROM documents d "
@@ -386,30 +382,17 @@ QList<Document> DocumentStore::search(const QString& text) const
     const QString pattern = likePattern(text);
     q.addBindValue(pattern);
     q.addBindValue(pattern);
-    if (!q.exec()) {
-        m_lastError = q.lastError().text();
-        return out;
-    }
-    while (q.next())
-        out.append(documentFrom(q));
-    return out;
+    return fetchAll(q, documentFrom, m_lastError);
 }
 
 QList<Revision> DocumentStore::revisions(const QString& documentId) const
 {
-    QList<Revision> out;
     QSqlQuery q(m_db.connection());
     q.setForwardOnly(true);
     q.prepare(QStringLiteral("SELECT %1 FROM revisions WHERE document_id = ? ORDER BY seq DESC")
                   .arg(kRevisionColumns));
     q.addBindValue(documentId);
-    if (!q.exec()) {
-        m_lastError = q.lastError().text();
-        return out;
-    }
-    while (q.next())
-        out.append(revisionFrom(q));
-    return out;
+    return fetchAll(q, revisionFrom, m_lastError);
 }
 
 std::optional<Revision> DocumentStore::revision(const QString& revisionId) const
@@ -417,13 +400,7 @@ std::optional<Revision> DocumentStore::revision(const QString& revisionId) const
     QSqlQuery q(m_db.connection());
     q.prepare(QStringLiteral("SELECT %1 FROM revisions WHERE id = ?").arg(kRevisionColumns));
     q.addBindValue(revisionId);
-    if (!q.exec()) {
-        m_lastError = q.lastError().text();
-        return std::nullopt;
-    }
-    if (!q.next())
-        return std::nullopt;
-    return revisionFrom(q);
+    return fetchOne(q, revisionFrom, m_lastError);
 }
 
 std::optional<Revision> DocumentStore::authorize(const QString& documentId,

@@ -5,7 +5,10 @@
 #include <QDateTime>
 #include <QList>
 #include <QString>
+#include <functional>
 #include <optional>
+
+class QSqlDatabase;
 
 namespace sandpad {
 
@@ -63,6 +66,13 @@ public:
     QString lastError() const { return m_lastError.get(); } // this thread's last error
 
 private:
+    // save() and restore(): in one transaction, checks that the document exists and is not in
+    // the trash, then appends content(db) after its head. `action` and `trashedAdvice` word the
+    // errors; content() returns nullopt (with lastError set) to refuse.
+    std::optional<Revision> appendToHead(
+        const QString& documentId, const QString& action, const QString& trashedAdvice,
+        const std::function<std::optional<QString>(QSqlDatabase&)>& content);
+
     Database& m_db;
     mutable ThreadLocalError m_lastError;
 };

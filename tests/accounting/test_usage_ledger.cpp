@@ -1,14 +1,14 @@
+#include "TempDatabase.h"
+#include "TestRecords.h"
+
 #include "accounting/CreditsAccount.h"
 #include "accounting/UsageLedger.h"
-#include "storage/Database.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <atomic>
-#include <memory>
 #include <thread>
 #include <vector>
 
@@ -20,17 +20,9 @@ namespace {
 UsageEntry entry(const QString& runId, qint64 cost = kCompletedRunCostMicros,
                  const QDateTime& time = QDateTime())
 {
-    UsageEntry e;
-    e.runId = runId;
-    e.time = time;
-    e.provider = QStringLiteral("local");
-    e.language = QStringLiteral("python");
-    e.source = QStringLiteral("adhoc");
-    e.title = QStringLiteral("snippet.py");
-    e.status = cost ? QStringLiteral("success") : QStringLiteral("timeout");
-    e.costMicros = cost;
-    e.reason = cost ? QString() : QStringLiteral("timeout");
-    return e;
+    return usageEntry(runId, time, QStringLiteral("snippet.py"),
+                      cost ? QStringLiteral("success") : QStringLiteral("timeout"), cost,
+                      cost ? QString() : QStringLiteral("timeout"));
 }
 
 QDateTime utc(const char* iso)
@@ -40,38 +32,19 @@ QDateTime utc(const char* iso)
     return t;
 }
 
-int rowCount(Database& db)
-{
-    QSqlQuery q(db.connection());
-    if (!q.exec(QStringLiteral("SELECT COUNT(*) FROM usage")) || !q.next())
-        return -1;
-    return q.value(0).toInt();
-}
-
 } // namespace
 
 class TestUsageLedger : public QObject {
     Q_OBJECT
-    std::unique_ptr<QTemporaryDir> m_tmp;
-    std::unique_ptr<Database> m_db;
+    TempDatabase m_data;
 
 private slots:
-    void init()
-    {
-        QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
-        m_tmp = std::make_unique<QTemporaryDir>();
-        m_db = std::make_unique<Database>(m_tmp->path());
-        QVERIFY2(m_db->open(), qPrintable(m_db->error()));
-    }
-    void cleanup()
-    {
-        m_db.reset();
-        m_tmp.reset();
-    }
+    void init() { m_data.initTest(); }
+    void cleanup() { m_data.close(); }
 
     void recordAndFind()
     {
-        UsageLedger ledger(*m_db);
+        UsageLedger ledger(m_data.db());
         UsageEntry e = entry(QStringLiteral("run-1"), 50000, utc("2026-11-29T10:11:12.345"));
         e.source = QStringLiteral("document");
         e.documentId = QStringLiteral("doc");
@@ -95,7 +68,7 @@ private slots:
 
     void missingTimeMeansNow()
     {
-        UsageLedger ledger(*m_db);
+        UsageLedger ledger(m_data.db());
         const QDateTime before = QDateTime::currentDateTimeUtc().addSecs(-1);
         QCOMPARE(ledger.record(entry(QStringLiteral("r"))), Outcome::Recorded);
         QVERIFY(ledger.find(QStringLiteral("r"))->time >= before);
@@ -103,29 +76,29 @@ private slots:
 
     void invalidEntriesRefused()
     {
-        UsageLedger ledger(*m_db);
+        UsageLedger ledger(m_data.db());
         QCOMPARE(ledger.record(entry(QString())), Outcome::Failed);
         QVERIFY(!ledger.lastError().isEmpty());
         QCOMPARE(ledger.record(entry(QStringLiteral("neg"), -5)), Outcome::Failed);
-        QCOMPARE(rowCount(*m_db), 0);
+        QCOMPARE(m_data.rowCount(QStringLiteral("usage")), 0);
     }
 
     void idempotent()
     {
-        UsageLedger ledger(*m_db);
+        UsageLedger ledger(m_data.db());
         QCOMPARE(ledger.record(entry(QStringLiteral("same"), 50000)), Outcome::Recorded);
         UsageEntry second = entry(QStringLiteral("same"), 0);
         second.status = QStringLiteral("timeout");
         QCOMPARE(ledger.record(second), Outcome::AlreadyRecorded);
         QCOMPARE(ledger.record(second, true), Outcome::AlreadyRecorded);
-        QCOMPARE(rowCount(*m_db), 1);
+        QCOMPARE(m_data.rowCount(QStringLiteral("usage")), 1);
         QCOMPARE(ledger.find(QStringLiteral("same"))->costMicros, 50000);
         QCOMPARE(ledger.find(QStringLiteral("same"))->status, QStringLiteral("success"));
     }
 
     void orderingNewestFirst()
     {
-        UsageLedger ledger(*m_db);
+        UsageLedger ledger(m_data.db());
         QCOMPARE(ledger.record(entry(QStringLiteral("b"), 0, utc("2026-11-02T00:00:00"))), Outcome::Recorded);
         QCOMPARE(ledger.record(entry(QStringLiteral("c"), 0, utc("2026-11-03T00:00:00"))), Outcome::Recorded);
         QCOMPARE(ledger.record(entry(QStringLiteral("a"), 0, utc("2026-11-01T00:00:00"))), Outcome::Recorded);
@@ -141,7 +114,7 @@ private slots:
 
     void totalsAreExactIntegers()
     {
-        UsageLedger ledger(*m_db);
+        UsageLedger ledger(m_data.db());
         QCOMPARE(ledger.record(entry(QStringLiteral("1"), 50000, utc("2026-10-31T23:59:59"))), Outcome::Recorded);
         QCOMPARE(ledger.record(entry(QStringLiteral("2"), 50000, utc("2026-11-01T00:00:00"))), Outcome::Recorded);
         QCOMPARE(ledger.record(entry(QStringLiteral("3"), 0, utc("2026-11-01T12:00:00"))), Outcome::Recorded);
@@ -167,7 +140,7 @@ private slots:
         QCOMPARE(months[1].costMicros, 50000);
 
         // Stored as SQLite integers, never floats.
-        QSqlQuery q(m_db->connection());
+        QSqlQuery q(m_data.db().connection());
         QVERIFY(q.exec(QStringLiteral("SELECT DISTINCT typeof(cost_micros), typeof(time_ms) FROM usage")));
         QVERIFY(q.next());
         QCOMPARE(q.value(0).toString(), QStringLiteral("integer"));
@@ -177,7 +150,7 @@ private slots:
 
     void entriesForDocument()
     {
-        UsageLedger ledger(*m_db);
+        UsageLedger ledger(m_data.db());
         UsageEntry d1 = entry(QStringLiteral("d1"));
         d1.documentId = QStringLiteral("doc-A");
         UsageEntry d2 = entry(QStringLiteral("d2"), 50000, QDateTime::currentDateTimeUtc().addSecs(5));
@@ -197,20 +170,20 @@ private slots:
 
     void creditsOffByDefault()
     {
-        CreditsAccount credits(*m_db);
+        CreditsAccount credits(m_data.db());
         QVERIFY(!credits.enabled());
         QCOMPARE(credits.balanceMicros(), 0);
         QVERIFY(credits.canPay(kCompletedRunCostMicros)); // disabled: no billing adapter
 
         // Debit requested but the account is off: recorded, nothing debited.
-        UsageLedger ledger(*m_db);
+        UsageLedger ledger(m_data.db());
         QCOMPARE(ledger.record(entry(QStringLiteral("r")), true), Outcome::Recorded);
         QCOMPARE(credits.balanceMicros(), 0);
     }
 
     void creditsTopUpAndBalance()
     {
-        CreditsAccount credits(*m_db);
+        CreditsAccount credits(m_data.db());
         credits.setEnabled(true);
         QVERIFY(credits.enabled());
         QVERIFY(!credits.canPay(1));
@@ -230,24 +203,22 @@ private slots:
         QVERIFY(credits.canPay(10'000'000));
         QCOMPARE(credits.balanceMicros(), 120000);
         // Persisted in the DB, seen by another instance and after reopening.
-        m_db.reset();
-        m_db = std::make_unique<Database>(m_tmp->path());
-        QVERIFY(m_db->open());
-        CreditsAccount again(*m_db);
+        QVERIFY(m_data.reopen());
+        CreditsAccount again(m_data.db());
         QCOMPARE(again.balanceMicros(), 120000);
         QVERIFY(!again.enabled());
     }
 
     void insufficientCreditsWritesNothing()
     {
-        CreditsAccount credits(*m_db);
+        CreditsAccount credits(m_data.db());
         credits.setEnabled(true);
         credits.topUp(30000);
-        UsageLedger ledger(*m_db);
+        UsageLedger ledger(m_data.db());
         QCOMPARE(ledger.record(entry(QStringLiteral("poor")), true), Outcome::InsufficientCredits);
         QVERIFY(ledger.lastError().contains(QStringLiteral("insufficient credits")));
         QVERIFY(!ledger.find(QStringLiteral("poor")));
-        QCOMPARE(rowCount(*m_db), 0);
+        QCOMPARE(m_data.rowCount(QStringLiteral("usage")), 0);
         QCOMPARE(credits.balanceMicros(), 30000);
         // A zero-cost run (timeout, failure) is always recorded.
         QCOMPARE(ledger.record(entry(QStringLiteral("free"), 0), true), Outcome::Recorded);
@@ -256,10 +227,10 @@ private slots:
 
     void debitInTheSameTransaction()
     {
-        CreditsAccount credits(*m_db);
+        CreditsAccount credits(m_data.db());
         credits.setEnabled(true);
         credits.topUp(120000);
-        UsageLedger ledger(*m_db);
+        UsageLedger ledger(m_data.db());
         QCOMPARE(ledger.record(entry(QStringLiteral("paid")), true), Outcome::Recorded);
         QCOMPARE(credits.balanceMicros(), 70000);
         QCOMPARE(ledger.record(entry(QStringLiteral("paid")), true), Outcome::AlreadyRecorded);
@@ -268,7 +239,7 @@ private slots:
         QCOMPARE(credits.balanceMicros(), 70000);
 
         // Make the debit fail after the ledger row was inserted: the row must go too.
-        QSqlQuery q(m_db->connection());
+        QSqlQuery q(m_data.db().connection());
         QVERIFY(q.exec(QStringLiteral("CREATE TRIGGER block_debit BEFORE UPDATE OF balance_micros "
                                       "ON credits BEGIN SELECT RAISE(ABORT, 'debit blocked'); END")));
         QCOMPARE(ledger.record(entry(QStringLiteral("half")), true), Outcome::Failed);
@@ -276,12 +247,12 @@ private slots:
                  qPrintable(ledger.lastError()));
         QVERIFY(!ledger.find(QStringLiteral("half")));
         QCOMPARE(credits.balanceMicros(), 70000);
-        QCOMPARE(rowCount(*m_db), 2);
+        QCOMPARE(m_data.rowCount(QStringLiteral("usage")), 2);
     }
 
     void fourConcurrentWriters()
     {
-        UsageLedger ledger(*m_db);
+        UsageLedger ledger(m_data.db());
         std::atomic<int> failures{0};
         std::vector<std::thread> threads;
         for (int t = 0; t < 4; ++t) {
@@ -296,17 +267,17 @@ private slots:
         for (auto& t : threads)
             t.join();
         QCOMPARE(failures.load(), 0);
-        QCOMPARE(rowCount(*m_db), 200);
+        QCOMPARE(m_data.rowCount(QStringLiteral("usage")), 200);
         QCOMPARE(ledger.entries().size(), 200);
         QCOMPARE(ledger.totalMicros(), 200 * kCompletedRunCostMicros);
     }
 
     void concurrentDebitsNeverOverdraw()
     {
-        CreditsAccount credits(*m_db);
+        CreditsAccount credits(m_data.db());
         credits.setEnabled(true);
         credits.topUp(100 * kCompletedRunCostMicros);
-        UsageLedger ledger(*m_db);
+        UsageLedger ledger(m_data.db());
         std::atomic<int> recorded{0}, refused{0}, other{0};
         std::vector<std::thread> threads;
         for (int t = 0; t < 4; ++t) {
@@ -326,7 +297,7 @@ private slots:
         QCOMPARE(recorded.load(), 100);
         QCOMPARE(refused.load(), 60);
         QCOMPARE(credits.balanceMicros(), 0);
-        QCOMPARE(rowCount(*m_db), 100);
+        QCOMPARE(m_data.rowCount(QStringLiteral("usage")), 100);
     }
 };
 

@@ -1,7 +1,8 @@
 // Benchmark: a remote run against the fake Vercel and Daytona servers (tests/fakes): requests per
 // run, wall time, what the fake itself spent, and the client's own CPU time per run.
 #include "BenchStats.h"
-#include "../remote/FakeServer.h"
+#include "FakeProviderConfigs.h"
+#include "FakeServer.h"
 
 #include "engine/ExecutionRequest.h"
 #include "engine/Executor.h"
@@ -33,16 +34,9 @@ int main(int argc, char* argv[])
         return 1;
     }
     const QStringList base = {QStringLiteral("matplotlib"), QStringLiteral("numpy"), QStringLiteral("pandas"), QStringLiteral("sympy")};
-    VercelConfig v;
-    v.apiUrl = vercel.base();
-    v.token = QStringLiteral("vercel_test_token_123");
-    v.teamId = QStringLiteral("team_fake");
-    v.projectId = QStringLiteral("prj_fake");
+    VercelConfig v = fakeVercelConfig(vercel);
     v.basePackages = base;
-    DaytonaConfig d;
-    d.apiUrl = daytona.base() + QStringLiteral("/api");
-    d.apiKey = QStringLiteral("dtn_test_key_0123456789");
-    d.organizationId = QStringLiteral("org_fake");
+    DaytonaConfig d = fakeDaytonaConfig(daytona);
     d.basePackages = base;
 
     std::printf("### A remote `print('hello')` run against the fakes (%d runs each)\n\n", n);

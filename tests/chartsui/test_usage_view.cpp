@@ -1,4 +1,6 @@
 // UsageView shows the real ledger's rows and totals and exports them as CSV.
+#include "TestRecords.h"
+
 #include "usage/UsageTableModel.h"
 #include "usage/UsageView.h"
 
@@ -16,17 +18,7 @@ namespace {
 
 UsageEntry entry(const QString& id, const QDateTime& time, const QString& status, qint64 cost, const QString& reason = {})
 {
-    UsageEntry e;
-    e.runId = id;
-    e.time = time;
-    e.provider = QStringLiteral("local");
-    e.language = QStringLiteral("python");
-    e.source = QStringLiteral("adhoc");
-    e.title = QStringLiteral("Untitled, \"1\"");
-    e.status = status;
-    e.costMicros = cost;
-    e.reason = reason;
-    return e;
+    return usageEntry(id, time, QStringLiteral("Untitled, \"1\""), status, cost, reason);
 }
 
 } // namespace

@@ -1,3 +1,6 @@
+#include "TempDatabase.h"
+#include "TestChecks.h"
+
 #include "documents/DocumentFiles.h"
 #include "documents/DocumentStore.h"
 #include "storage/Database.h"
@@ -38,8 +41,7 @@ QStringList ids(const QList<Document>& docs)
 
 class TestDocumentStore : public QObject {
     Q_OBJECT
-    std::unique_ptr<QTemporaryDir> m_tmp;
-    std::unique_ptr<Database> m_db;
+    TempDatabase m_data;
     std::unique_ptr<DocumentStore> m_store;
 
     QString refusal(const QString& doc, const QString& rev)
@@ -52,17 +54,13 @@ class TestDocumentStore : public QObject {
 private slots:
     void init()
     {
-        QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
-        m_tmp = std::make_unique<QTemporaryDir>();
-        m_db = std::make_unique<Database>(m_tmp->path());
-        QVERIFY2(m_db->open(), qPrintable(m_db->error()));
-        m_store = std::make_unique<DocumentStore>(*m_db);
+        SANDPAD_CHECK(m_data.initTest());
+        m_store = std::make_unique<DocumentStore>(m_data.db());
     }
     void cleanup()
     {
         m_store.reset();
-        m_db.reset();
-        m_tmp.reset();
+        m_data.close();
     }
 
     void createGivesFirstRevision()
@@ -113,7 +111,7 @@ private slots:
     void revisionsAreImmutable()
     {
         const auto doc = m_store->create(QStringLiteral("a.py"), QStringLiteral("original"));
-        QSqlQuery q(m_db->connection());
+        QSqlQuery q(m_data.db().connection());
         q.prepare(QStringLiteral("UPDATE revisions SET content = 'evil' WHERE id = ?"));
         q.addBindValue(doc->headRevisionId);
         QVERIFY(!q.exec());
@@ -242,7 +240,7 @@ private slots:
         const auto doc = m_store->create(QStringLiteral("a.py"), QStringLiteral("print('safe')"));
         const auto r2 = m_store->save(doc->id, QStringLiteral("print('also safe')"));
         // Someone with raw access to the file removes the guard and rewrites a revision.
-        QSqlQuery q(m_db->connection());
+        QSqlQuery q(m_data.db().connection());
         QVERIFY(q.exec(QStringLiteral("DROP TRIGGER revisions_no_update")));
         q.prepare(QStringLiteral("UPDATE revisions SET content = 'import os' WHERE id = ?"));
         q.addBindValue(doc->headRevisionId);
@@ -337,7 +335,7 @@ private slots:
 
     void importAndExportFiles()
     {
-        const QString path = m_tmp->filePath(QStringLiteral("script.mjs"));
+        const QString path = m_data.filePath(QStringLiteral("script.mjs"));
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("console.log('hé');\n");
@@ -351,16 +349,16 @@ private slots:
         const auto renamed = files.importFile(path, QStringLiteral("other.js"));
         QCOMPARE(renamed->title, QStringLiteral("other.js"));
 
-        const QString txt = m_tmp->filePath(QStringLiteral("notes.txt"));
+        const QString txt = m_data.filePath(QStringLiteral("notes.txt"));
         QFile t(txt);
         QVERIFY(t.open(QIODevice::WriteOnly));
         t.write("hello");
         t.close();
         QVERIFY(!files.importFile(txt));
         QVERIFY(files.error().contains(QStringLiteral(".txt is not a supported language")));
-        QVERIFY(!files.importFile(m_tmp->filePath(QStringLiteral("missing.py"))));
+        QVERIFY(!files.importFile(m_data.filePath(QStringLiteral("missing.py"))));
 
-        const QString latin = m_tmp->filePath(QStringLiteral("latin.py"));
+        const QString latin = m_data.filePath(QStringLiteral("latin.py"));
         QFile l(latin);
         QVERIFY(l.open(QIODevice::WriteOnly));
         l.write("x = '\xe9'\n");
@@ -368,8 +366,8 @@ private slots:
         QVERIFY(!files.importFile(latin));
         QVERIFY(files.error().contains(QStringLiteral("UTF-8")));
 
-        const QString out = m_tmp->filePath(QStringLiteral("out/exported.mjs"));
-        QDir().mkpath(m_tmp->filePath(QStringLiteral("out")));
+        const QString out = m_data.filePath(QStringLiteral("out/exported.mjs"));
+        QDir().mkpath(m_data.filePath(QStringLiteral("out")));
         QVERIFY2(files.exportRevision(doc->headRevisionId, out), qPrintable(files.error()));
         QFile o(out);
         QVERIFY(o.open(QIODevice::ReadOnly));

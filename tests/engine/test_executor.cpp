@@ -1,10 +1,13 @@
 // The execution contract end to end: the real Executor, the real wrappers, real bubblewrap.
+#include "ExecutionChecks.h"
+#include "TempDatabase.h"
+#include "TestChecks.h"
+
 #include "accounting/UsageLedger.h"
 #include "engine/ExecutionRequest.h"
 #include "engine/Executor.h"
 #include "engine/RunHandle.h"
 #include "providers/local/LocalProvider.h"
-#include "storage/Database.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -18,8 +21,7 @@ using namespace sandpad;
 class TestExecutor : public QObject {
     Q_OBJECT
 
-    QTemporaryDir m_dataDir;
-    std::unique_ptr<Database> m_db;
+    TempDatabase m_data;
     std::unique_ptr<UsageLedger> m_ledger;
     std::unique_ptr<Executor> m_executor;
 
@@ -35,27 +37,19 @@ class TestExecutor : public QObject {
         request.deadlineSeconds = deadline;
         return m_executor->run(request);
     }
-    static QString describe(const ExecutionResult& r)
-    {
-        return QStringLiteral("status=%1 reason=%2 stdout=%3 stderr=%4 error=%5")
-            .arg(runStatusName(r.status), r.reason, r.stdoutText.left(500), r.stderrText.left(2000),
-                 r.error ? r.error->name + QStringLiteral(": ") + r.error->value + u'\n' + r.error->traceback : QString());
-    }
 
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dataDir.isValid());
-        m_db = std::make_unique<Database>(m_dataDir.path());
-        QVERIFY2(m_db->open(), qPrintable(m_db->error()));
-        m_ledger = std::make_unique<UsageLedger>(*m_db);
+        QVERIFY2(m_data.open(), qPrintable(m_data.error()));
+        m_ledger = std::make_unique<UsageLedger>(m_data.db());
         m_executor = std::make_unique<Executor>(std::make_shared<LocalProvider>(), m_ledger.get());
     }
 
     void printAndCost()
     {
         const auto r = py(QStringLiteral("print('hello')\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.stdoutText, QStringLiteral("hello\n"));
         QCOMPARE(r.costMicros, 50000);
         QVERIFY(r.cleanupConfirmed);
@@ -69,7 +63,7 @@ private slots:
     void resultThenResults()
     {
         auto r = py(QStringLiteral("import numpy as np\nresult = np.mean([1, 2, 3, 4, 5])\nresults = 'ignored'\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.result.value_or(QString()), QStringLiteral("3.0"));
         r = py(QStringLiteral("results = [1, 2]\n"));
         QCOMPARE(r.result.value_or(QString()), QStringLiteral("[1, 2]"));
@@ -80,31 +74,23 @@ private slots:
     void pandasAndSympy()
     {
         auto r = py(QStringLiteral("import pandas as pd\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nprint(df.head())\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QVERIFY(r.stdoutText.contains(QStringLiteral("a  b")));
         r = py(QStringLiteral("import sympy as sp\nx = sp.symbols('x')\nresult = sp.integrate(x**2, x)\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.result.value_or(QString()), QStringLiteral("x**3/3"));
     }
 
     void sineWavePng()
     {
-        const auto r = py(QStringLiteral(
-            "import matplotlib.pyplot as plt\nimport numpy as np\n\nx = np.linspace(0, 10, 100)\ny = np.sin(x)\n\n"
-            "plt.figure(figsize=(10, 6))\nplt.plot(x, y)\nplt.title(\"Sine Wave\")\nplt.xlabel(\"x\")\nplt.ylabel(\"sin(x)\")\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
-        QCOMPARE(r.charts.size(), 1);
-        QCOMPARE(r.charts[0].kind, RunChart::Kind::Png);
-        QVERIFY(r.charts[0].png.startsWith("\x89PNG\r\n\x1a\n"));
-        QImage image;
-        QVERIFY(image.loadFromData(r.charts[0].png, "PNG"));
-        QVERIFY(image.width() > 600 && image.height() > 300);
+        const auto r = py(sineWaveCode());
+        SANDPAD_CHECK(verifySineWavePng(r));
     }
 
     void showIsHarmless()
     {
         const auto r = py(QStringLiteral("import matplotlib.pyplot as plt\nplt.plot([1,2,3])\nplt.show()\nprint('after')\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.stdoutText, QStringLiteral("after\n"));
         QCOMPARE(r.charts.size(), 1);
     }
@@ -123,7 +109,7 @@ private slots:
         QFETCH(QString, code);
         QFETCH(QString, type);
         const auto r = py(code);
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.charts.size(), 1);
         QCOMPARE(r.charts[0].kind, RunChart::Kind::Interactive);
         QCOMPARE(r.charts[0].spec.value(QStringLiteral("type")).toString(), type);
@@ -183,7 +169,7 @@ private slots:
         QElapsedTimer t;
         t.start();
         const auto r = py(QStringLiteral("for i in range(1_000_000):\n    print(i)\nprint('done')\n"), 120);
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QVERIFY(r.stdoutTruncated);
         QVERIFY(r.stdoutText.startsWith(QStringLiteral("0\n1\n2\n")));
         QVERIFY(r.stdoutText.contains(QStringLiteral("[output truncated")));
@@ -194,7 +180,7 @@ private slots:
     void stderrAndUnicode()
     {
         const auto r = py(QStringLiteral("import sys\nprint('héllo wörld ✓ 日本')\nprint('oops', file=sys.stderr)\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.stdoutText, QStringLiteral("héllo wörld ✓ 日本\n"));
         QCOMPARE(r.stderrText, QStringLiteral("oops\n"));
     }
@@ -202,13 +188,13 @@ private slots:
     void javascript()
     {
         auto r = js(QStringLiteral("console.log('hi from node');\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.stdoutText, QStringLiteral("hi from node\n"));
         r = js(QStringLiteral("const v = await new Promise(res => setTimeout(() => res(42), 10));\nconsole.log(v);\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.stdoutText, QStringLiteral("42\n"));
         r = js(QStringLiteral("const result = {a: 1, b: [1, 2]};\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.result.value_or(QString()), QStringLiteral("{ a: 1, b: [ 1, 2 ] }"));
         r = js(QStringLiteral("console.log('x');\n\nthrow new TypeError('bad thing');\n"));
         QCOMPARE(r.status, RunStatus::Error);
@@ -216,7 +202,7 @@ private slots:
         QCOMPARE(r.error->value, QStringLiteral("bad thing"));
         QCOMPARE(r.error->line().value_or(-1), 3);
         r = js(QStringLiteral("const chart = {type: 'bar', title: 'J', elements: [{label: 'a', group: 'g', value: 1}]};\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.charts.size(), 1);
     }
 
@@ -263,8 +249,8 @@ private slots:
     {
         qputenv("SANDPAD_TEST_CANARY", "leaked-secret");
         auto r = py(QStringLiteral("import os\nprint(os.environ.get('SANDPAD_TEST_CANARY'))\nprint(os.path.exists('/root'), os.path.exists(%1))\n")
-                        .arg(QStringLiteral("'%1'").arg(m_dataDir.path())));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+                        .arg(QStringLiteral("'%1'").arg(m_data.path())));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.stdoutText, QStringLiteral("None\nFalse False\n"));
         r = py(QStringLiteral("import socket\ns = socket.socket()\ns.settimeout(2)\ntry:\n    s.connect(('1.1.1.1', 80))\n    print('connected')\nexcept OSError as e:\n    print('blocked')\n"));
         QCOMPARE(r.stdoutText, QStringLiteral("blocked\n"));
@@ -273,7 +259,7 @@ private slots:
     void backgroundProcessGone()
     {
         const auto r = py(QStringLiteral("import subprocess\nsubprocess.Popen(['sleep', '1000'], start_new_session=True)\nprint('started')\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QVERIFY(r.cleanupConfirmed);
     }
 
@@ -300,7 +286,7 @@ private slots:
         config.sandbox.pipWheelDir = wheels.path();
         m_executor->setConfig(config);
         auto r = py(QStringLiteral("!pip install tinypkg\nimport tinypkg\nprint(tinypkg.VALUE)\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.stdoutText, QStringLiteral("4242\n"));
         r = py(QStringLiteral("!pip install not-a-real-package-xyz\nprint('never')\n"));
         m_executor->setConfig(saved);
@@ -320,7 +306,7 @@ private slots:
         QVERIFY2(r.error->name == u"OSError" || r.error->name == u"FileTooLargeError", qPrintable(r.error->name));
         QVERIFY(r.cleanupConfirmed);
         r = py(QStringLiteral("import os\npids = []\ntry:\n    while True:\n        pid = os.fork()\n        if pid == 0:\n            import time; time.sleep(30); os._exit(0)\n        pids.append(pid)\nexcept OSError as e:\n    print('limited after', len(pids) > 10)\n"), 20);
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.stdoutText, QStringLiteral("limited after True\n"));
         QVERIFY(r.cleanupConfirmed);
     }

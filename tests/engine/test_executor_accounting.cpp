@@ -1,13 +1,13 @@
 // Accounting rules through the Executor: refusals before any sandbox, credits, one row per run.
+#include "TempDatabase.h"
+
 #include "accounting/CreditsAccount.h"
 #include "accounting/UsageLedger.h"
 #include "engine/ExecutionRequest.h"
 #include "engine/Executor.h"
 #include "providers/RunControl.h"
 #include "providers/local/LocalProvider.h"
-#include "storage/Database.h"
 
-#include <QTemporaryDir>
 #include <QtTest>
 #include <atomic>
 
@@ -34,18 +34,16 @@ private:
 
 class TestExecutorAccounting : public QObject {
     Q_OBJECT
-    QTemporaryDir m_dir;
-    std::unique_ptr<Database> m_db;
+    TempDatabase m_data;
     std::unique_ptr<UsageLedger> m_ledger;
     std::unique_ptr<CreditsAccount> m_credits;
 
 private slots:
     void initTestCase()
     {
-        m_db = std::make_unique<Database>(m_dir.path());
-        QVERIFY2(m_db->open(), qPrintable(m_db->error()));
-        m_ledger = std::make_unique<UsageLedger>(*m_db);
-        m_credits = std::make_unique<CreditsAccount>(*m_db);
+        QVERIFY2(m_data.open(), qPrintable(m_data.error()));
+        m_ledger = std::make_unique<UsageLedger>(m_data.db());
+        m_credits = std::make_unique<CreditsAccount>(m_data.db());
     }
 
     void noProviderRefused()

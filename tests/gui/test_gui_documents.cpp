@@ -80,6 +80,16 @@ private:
     std::unique_ptr<MainWindow> m_window;
 
     DocumentStore& store() { return m_session->workspace.documents(); }
+    // The real app's environment: offscreen; no provider, so nothing runs and no pre-started
+    // sandboxes are left behind by a SIGKILL; and none of the user's settings.
+    QProcessEnvironment appEnvironment() const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("SANDPAD_PROVIDER"), QStringLiteral("none"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.path() + QStringLiteral("/config"));
+        return env;
+    }
     EditorPage* page() { return m_window->tabs()->currentPage(); }
     void setText(const QString& text)
     {
@@ -243,12 +253,7 @@ private slots:
         QTemporaryDir data;
         const QString text = QStringLiteral("print('typed before the crash')");
         QProcess app;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        // No provider: nothing runs, so no pre-started sandboxes are left behind by the SIGKILL;
-        // and none of the user's settings.
-        env.insert(QStringLiteral("SANDPAD_PROVIDER"), QStringLiteral("none"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.path() + QStringLiteral("/config"));
+        const QProcessEnvironment env = appEnvironment();
         app.setProcessEnvironment(env);
         app.start(appPath(), {QStringLiteral("--data-dir"), data.path(), QStringLiteral("--type-text"), text});
         QVERIFY(app.waitForStarted());
@@ -337,13 +342,7 @@ private slots:
 
         // The real app says so (and waits in its "Open Another Workspace…" dialog).
         QProcess app;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        // No provider: nothing runs, so no pre-started sandboxes are left behind by the SIGKILL;
-        // and none of the user's settings.
-        env.insert(QStringLiteral("SANDPAD_PROVIDER"), QStringLiteral("none"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.path() + QStringLiteral("/config"));
-        app.setProcessEnvironment(env);
+        app.setProcessEnvironment(appEnvironment());
         app.start(appPath(), {QStringLiteral("--data-dir"), data.path()});
         QVERIFY(app.waitForStarted());
         QByteArray err;

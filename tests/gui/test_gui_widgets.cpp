@@ -1,5 +1,9 @@
 // Widget-level tests: editor cells, find/replace, error marks, the output view under a flood,
 // run entries, examples and the status bar. No execution here (see test_gui_main_window).
+#include "EventLoopProbe.h"
+#include "TestFiles.h"
+#include "TestRecords.h"
+
 #include "console/OutputView.h"
 #include "console/RunEntry.h"
 #include "console/RunNotebook.h"
@@ -10,7 +14,6 @@
 #include "examples/ExampleLibrary.h"
 #include "statusbar/RunStatusBar.h"
 
-#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -94,10 +97,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("snippet.js"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("console.log(1)\n");
-        f.close();
+        QVERIFY(writeFile(path, "console.log(1)\n"));
         EditorTabs tabs;
         tabs.newTab();
         EditorPage* page = tabs.openFile(path);
@@ -142,20 +142,13 @@ private slots:
             if (next >= total)
                 producer.stop();
         });
-        QElapsedTimer clock;
-        qint64 last = 0, worst = 0;
-        QTimer ticker;
-        ticker.setInterval(10);
-        connect(&ticker, &QTimer::timeout, this, [&] {
-            worst = std::max(worst, clock.elapsed() - last);
-            last = clock.elapsed();
-        });
-        clock.start();
-        ticker.start();
+        EventLoopProbe probe;
+        probe.start();
         producer.start();
         QTRY_VERIFY_WITH_TIMEOUT(!producer.isActive(), 60000);
         QTest::qWait(200);
-        qInfo("output view flood: longest event-loop gap %lld ms over %lld ms", worst, clock.elapsed());
+        const qint64 worst = probe.worstGapMs();
+        qInfo("output view flood: longest event-loop gap %lld ms over %lld ms", worst, probe.elapsedMs());
         QVERIFY2(worst < 250, qPrintable(QStringLiteral("stall of %1 ms").arg(worst)));
         OutputView* view = entry->outputView();
         QVERIFY(view->truncated());
@@ -175,14 +168,7 @@ private slots:
     void finishedEntryShowsEverything()
     {
         RunNotebook notebook;
-        RunRecord record;
-        record.runId = QStringLiteral("r1");
-        record.title = QStringLiteral("Untitled 1");
-        record.language = QStringLiteral("python");
-        record.provider = QStringLiteral("local");
-        record.status = QStringLiteral("error");
-        record.durationMs = 1234;
-        record.costMicros = 50000;
+        RunRecord record = runRecord(QStringLiteral("r1"), QStringLiteral("Untitled 1"), QStringLiteral("error"));
         record.stdoutText = QStringLiteral("before\n");
         record.stderrText = QStringLiteral("warning\n");
         record.error = RunErrorRecord{QStringLiteral("ZeroDivisionError"), QStringLiteral("division by zero"),

@@ -1,10 +1,15 @@
 // CommandProvider with the shipped example (resources/runtime/command-provider-example.py, bwrap).
+#include "SandboxChecks.h"
+#include "TestChecks.h"
+#include "TestFiles.h"
+
 #include "providers/ProviderError.h"
 #include "providers/RunControl.h"
 #include "providers/command/CommandProvider.h"
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <thread>
@@ -109,32 +114,15 @@ private slots:
     {
         QTemporaryDir dir;
         const QString liar = dir.filePath(QStringLiteral("liar.sh"));
-        QFile f(liar);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("#!/bin/sh\nread line\necho 'this is not json'\necho 'boom' >&2\n");
-        f.close();
-        f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        const QFile::Permissions executable = QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner;
+        QVERIFY(writeFile(liar, "#!/bin/sh\nread line\necho 'this is not json'\necho 'boom' >&2\n", executable));
         RunControl control;
-        try {
-            create(control, liar);
-            QFAIL("should fail");
-        } catch (const ProviderError& e) {
-            QCOMPARE(e.kind(), ProviderError::Kind::Protocol);
-            QVERIFY2(e.message().contains(QStringLiteral("not a JSON object")), qPrintable(e.message()));
-        }
+        SANDPAD_CHECK(verifyProviderError([&] { create(control, liar); }, ProviderError::Kind::Protocol,
+                                          QStringLiteral("not a JSON object"), "should fail"));
         const QString quitter = dir.filePath(QStringLiteral("quitter.sh"));
-        QFile q(quitter);
-        QVERIFY(q.open(QIODevice::WriteOnly));
-        q.write("#!/bin/sh\necho 'no runner configured' >&2\nexit 3\n");
-        q.close();
-        q.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        try {
-            create(control, quitter);
-            QFAIL("should fail");
-        } catch (const ProviderError& e) {
-            QCOMPARE(e.kind(), ProviderError::Kind::Unavailable);
-            QVERIFY2(e.message().contains(QStringLiteral("exited")), qPrintable(e.message()));
-        }
+        QVERIFY(writeFile(quitter, "#!/bin/sh\necho 'no runner configured' >&2\nexit 3\n", executable));
+        SANDPAD_CHECK(verifyProviderError([&] { create(control, quitter); }, ProviderError::Kind::Unavailable,
+                                          QStringLiteral("exited"), "should fail"));
         QVERIFY_THROWS_EXCEPTION(ProviderError, create(control, dir.filePath(QStringLiteral("missing"))));
     }
 

@@ -1,6 +1,10 @@
 // The full Executor (real wrappers) against each remote provider: the Vercel and Daytona fakes and
 // the example command provider. Same snippets as tests/engine, same results expected.
+#include "ExecutionChecks.h"
+#include "FakeProviderConfigs.h"
 #include "FakeServer.h"
+#include "TempDatabase.h"
+#include "TestChecks.h"
 
 #include "accounting/UsageLedger.h"
 #include "engine/ExecutionRequest.h"
@@ -9,12 +13,9 @@
 #include "providers/command/CommandProvider.h"
 #include "providers/daytona/DaytonaProvider.h"
 #include "providers/vercel/VercelProvider.h"
-#include "storage/Database.h"
 
 #include <QElapsedTimer>
-#include <QImage>
 #include <QJsonArray>
-#include <QTemporaryDir>
 #include <QtTest>
 #include <sys/resource.h>
 
@@ -23,8 +24,7 @@ using namespace sandpad;
 class TestRemoteExecutor : public QObject {
     Q_OBJECT
 
-    QTemporaryDir m_dataDir;
-    std::unique_ptr<Database> m_db;
+    TempDatabase m_data;
     std::unique_ptr<UsageLedger> m_ledger;
     std::unique_ptr<FakeServer> m_vercel, m_daytona;
     QMap<QString, std::shared_ptr<Executor>> m_executors;
@@ -47,12 +47,6 @@ class TestRemoteExecutor : public QObject {
         return m_executors.value(providerName())->run(request);
     }
     ExecutionResult py(const QString& code, int deadline = 60) { return run(Language::Python, code, deadline); }
-    static QString describe(const ExecutionResult& r)
-    {
-        return QStringLiteral("status=%1 reason=%2 stdout=%3 stderr=%4 error=%5")
-            .arg(runStatusName(r.status), r.reason, r.stdoutText.left(500), r.stderrText.left(1000),
-                 r.error ? r.error->name + QStringLiteral(": ") + r.error->value : QString());
-    }
     // Every sandbox the fake created was stopped/deleted and is gone.
     void verifyCleaned()
     {
@@ -73,25 +67,16 @@ private slots:
 
     void initTestCase()
     {
-        QVERIFY(m_dataDir.isValid());
-        m_db = std::make_unique<Database>(m_dataDir.path());
-        QVERIFY(m_db->open());
-        m_ledger = std::make_unique<UsageLedger>(*m_db);
+        QVERIFY2(m_data.open(), qPrintable(m_data.error()));
+        m_ledger = std::make_unique<UsageLedger>(m_data.db());
         m_vercel = std::make_unique<FakeServer>(QStringLiteral("fake_vercel.py"));
         m_daytona = std::make_unique<FakeServer>(QStringLiteral("fake_daytona.py"));
         QVERIFY(m_vercel->started() && m_daytona->started());
 
-        VercelConfig v;
-        v.apiUrl = m_vercel->base();
-        v.token = QStringLiteral("vercel_test_token_123");
-        v.teamId = QStringLiteral("team_fake");
-        v.projectId = QStringLiteral("prj_fake");
+        VercelConfig v = fakeVercelConfig(*m_vercel);
         v.basePackages = {QStringLiteral("matplotlib"), QStringLiteral("numpy"), QStringLiteral("pandas"), QStringLiteral("sympy")};
         v.confirmTimeoutMs = 3000;
-        DaytonaConfig d;
-        d.apiUrl = m_daytona->base() + QStringLiteral("/api");
-        d.apiKey = QStringLiteral("dtn_test_key_0123456789");
-        d.organizationId = QStringLiteral("org_fake");
+        DaytonaConfig d = fakeDaytonaConfig(*m_daytona);
         d.basePackages = v.basePackages;
         d.confirmTimeoutMs = 3000;
         CommandProviderConfig c;
@@ -125,7 +110,7 @@ private slots:
         const auto r = py(QStringLiteral("print('hello')\n"));
         const qint64 total = clock.elapsed();
         const double cpu = cpuMs() - cpu0;
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.stdoutText, QStringLiteral("hello\n"));
         QCOMPARE(r.costMicros, 50000);
         QVERIFY(r.cleanupConfirmed);
@@ -153,33 +138,26 @@ private slots:
     void resultValue()
     {
         const auto r = py(QStringLiteral("import numpy as np\nresult = np.mean([1, 2, 3, 4, 5])\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.result.value_or(QString()), QStringLiteral("3.0"));
     }
 
     void sineWavePng()
     {
-        const auto r = py(QStringLiteral(
-            "import matplotlib.pyplot as plt\nimport numpy as np\n\nx = np.linspace(0, 10, 100)\ny = np.sin(x)\n\n"
-            "plt.figure(figsize=(10, 6))\nplt.plot(x, y)\nplt.title(\"Sine Wave\")\nplt.xlabel(\"x\")\nplt.ylabel(\"sin(x)\")\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
-        QCOMPARE(r.charts.size(), 1);
-        QCOMPARE(r.charts[0].kind, RunChart::Kind::Png);
-        QImage image;
-        QVERIFY(image.loadFromData(r.charts[0].png, "PNG"));
-        QVERIFY(image.width() > 600 && image.height() > 300);
+        const auto r = py(sineWaveCode());
+        SANDPAD_CHECK(verifySineWavePng(r));
         verifyCleaned();
     }
 
     void chartDicts()
     {
         auto r = py(QStringLiteral("chart = {'type': 'line', 'title': 'T', 'elements': [{'label': 's', 'points': [[0, 1], [1, 2]]}]}\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.charts.size(), 1);
         QCOMPARE(r.charts[0].spec.value(QStringLiteral("type")).toString(), QStringLiteral("line"));
         r = py(QStringLiteral("chart = {'type': 'bar', 'title': 'B', 'elements': [{'label': 'Q1', 'group': 'A', 'value': 3}, "
                               "{'label': 'Q2', 'group': 'A', 'value': 5}]}\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.charts[0].spec.value(QStringLiteral("type")).toString(), QStringLiteral("bar"));
     }
 
@@ -198,7 +176,7 @@ private slots:
     void javascript()
     {
         auto r = run(Language::JavaScript, QStringLiteral("console.log('hi from node');\nconst result = {a: 1};\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.stdoutText, QStringLiteral("hi from node\n"));
         QCOMPARE(r.result.value_or(QString()), QStringLiteral("{ a: 1 }"));
         r = run(Language::JavaScript, QStringLiteral("throw new TypeError('bad thing');\n"));
@@ -243,12 +221,10 @@ private slots:
         // A dropped log stream (Vercel) / a failing toolbox (Daytona): infrastructure error, $0,
         // and the sandbox still deleted.
         if (providerName() == QLatin1String("vercel"))
-            f->inject({{QStringLiteral("options"), QJsonObject{{QStringLiteral("cut_logs"),
-                                                                QJsonObject{{QStringLiteral("count"), 1}, {QStringLiteral("after_ms"), 200}}}}}});
+            f->injectOption(QStringLiteral("cut_logs"),
+                            QJsonObject{{QStringLiteral("count"), 1}, {QStringLiteral("after_ms"), 200}});
         else
-            f->inject({{QStringLiteral("faults"), QJsonArray{QJsonObject{{QStringLiteral("path"), QStringLiteral("/logs$")},
-                                                                         {QStringLiteral("status"), 500},
-                                                                         {QStringLiteral("count"), 3}}}}});
+            f->injectFault(QStringLiteral("/logs$"), 500, 3);
         auto r = py(QStringLiteral("import time\nfor i in range(10):\n    print(i, flush=True)\n    time.sleep(0.1)\n"));
         QCOMPARE(r.status, RunStatus::InfrastructureError);
         QCOMPARE(r.costMicros, 0);
@@ -259,7 +235,7 @@ private slots:
 
         // A stop/delete that never confirms: reported, $0.
         f->reset();
-        f->inject({{QStringLiteral("options"), QJsonObject{{QStringLiteral("stop_never_confirms"), true}}}});
+        f->injectOption(QStringLiteral("stop_never_confirms"), true);
         r = py(QStringLiteral("print(1)\n"));
         QCOMPARE(r.status, RunStatus::InfrastructureError);
         QVERIFY(!r.cleanupConfirmed);
@@ -268,20 +244,14 @@ private slots:
         f->reset();
 
         // Rate limited at create, then accepted: a normal run.
-        f->inject({{QStringLiteral("faults"), QJsonArray{QJsonObject{{QStringLiteral("method"), QStringLiteral("POST")},
-                                                                     {QStringLiteral("path"), QStringLiteral("^(/v1|/api)/sandbox(es)?$")},
-                                                                     {QStringLiteral("status"), 429},
-                                                                     {QStringLiteral("retry_after"), 1},
-                                                                     {QStringLiteral("count"), 1}}}}});
+        f->injectFault(QStringLiteral("^(/v1|/api)/sandbox(es)?$"), 429, 1, QStringLiteral("POST"), 1);
         r = py(QStringLiteral("print(2)\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(f->count(QStringLiteral("^POST (/v1|/api)/sandbox(es)?$")), 2);
 
         // Persistent 500 at create: a clear error, nothing created.
         f->reset();
-        f->inject({{QStringLiteral("faults"), QJsonArray{QJsonObject{{QStringLiteral("path"), QStringLiteral("^(/v1|/api)/sandbox(es)?$")},
-                                                                     {QStringLiteral("status"), 500},
-                                                                     {QStringLiteral("count"), 3}}}}});
+        f->injectFault(QStringLiteral("^(/v1|/api)/sandbox(es)?$"), 500, 3);
         r = py(QStringLiteral("print(3)\n"));
         QCOMPARE(r.status, RunStatus::InfrastructureError);
         QVERIFY2(r.reason.contains(QStringLiteral("service unavailable")), qPrintable(r.reason));

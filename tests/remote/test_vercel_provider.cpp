@@ -1,5 +1,7 @@
 // VercelProvider / VercelSandbox against tests/fakes/fake_vercel.py (real commands in bwrap).
-#include "FakeServer.h"
+#include "FakeProviderConfigs.h"
+#include "FakeProviderFixture.h"
+#include "TestChecks.h"
 
 #include "providers/ProviderError.h"
 #include "providers/RunControl.h"
@@ -12,13 +14,10 @@
 #include <QJsonDocument>
 #include <QtTest>
 #include <memory>
-#include <thread>
 
 using namespace sandpad;
 
 namespace {
-const QString kToken = QStringLiteral("vercel_test_token_123");
-
 QString makeJwt(const QJsonObject& claims)
 {
     auto b64 = [](const QByteArray& b) {
@@ -33,46 +32,13 @@ const QString kOidc = makeJwt({{QStringLiteral("owner_id"), QStringLiteral("team
                                {QStringLiteral("exp"), 4102444800.0}});
 } // namespace
 
-class TestVercelProvider : public QObject {
+class TestVercelProvider : public QObject, FakeProviderFixture<VercelProvider, fakeVercelConfig> {
     Q_OBJECT
-
-    std::unique_ptr<FakeServer> fake;
-
-    VercelConfig config() const
-    {
-        VercelConfig c;
-        c.apiUrl = fake->base();
-        c.token = kToken;
-        c.teamId = QStringLiteral("team_fake");
-        c.projectId = QStringLiteral("prj_fake");
-        c.basePackages = {QStringLiteral("numpy"), QStringLiteral("matplotlib")};
-        c.confirmTimeoutMs = 2000;
-        return c;
-    }
-
-    std::unique_ptr<Sandbox> create(const VercelConfig& c, RunControl& control, Language lang = Language::Python)
-    {
-        VercelProvider provider(c);
-        SandboxOptions options;
-        options.language = lang;
-        options.deadlineSeconds = 60;
-        return provider.create(options, control);
-    }
-
-    static SandboxCommand py(const QString& code, qint64 timeoutMs = 30000)
-    {
-        SandboxCommand cmd;
-        cmd.argv = {QStringLiteral("python3"), QStringLiteral("-c"), code};
-        cmd.timeoutMs = timeoutMs;
-        return cmd;
-    }
 
 private slots:
     void initTestCase()
     {
-        fake = std::make_unique<FakeServer>(QStringLiteral("fake_vercel.py"),
-                                            QStringList{QStringLiteral("--oidc-token"), kOidc});
-        QVERIFY2(fake->started(), "fake_vercel.py did not start");
+        startFake(QStringLiteral("fake_vercel.py"), QStringList{QStringLiteral("--oidc-token"), kOidc});
     }
     void init() { fake->reset(); }
 
@@ -94,7 +60,7 @@ private slots:
         QCOMPARE(sb->readFile(QStringLiteral("/tmp/big.bin")).value_or("?"), big);
         QVERIFY(!sb->readFile(sb->workDir() + QStringLiteral("/missing.txt")).has_value());
         QByteArray out;
-        const auto outcome = sb->run(py(QStringLiteral("import os; print(oct(os.stat('/tmp/big.bin').st_mode & 0o777))")),
+        const auto outcome = sb->run(pythonCommand(QStringLiteral("import os; print(oct(os.stat('/tmp/big.bin').st_mode & 0o777))")),
                                      [&](OutputStream, const QByteArray& b) { out += b; }, control);
         QCOMPARE(outcome.exitCode.value_or(-1), 0);
         QCOMPARE(out.trimmed(), QByteArray("0o755"));
@@ -109,29 +75,17 @@ private slots:
         clock.start();
         auto sb = create(config(), control);
         QCOMPARE(sb->workDir(), QStringLiteral("/vercel/sandbox/sandpad"));
-        sb->writeFiles({{sb->workDir() + QStringLiteral("/main.py"),
-                         "import sys, os\nprint('out', sys.argv[1])\nprint('err', file=sys.stderr)\n"
-                         "os.makedirs('out', exist_ok=True)\nopen('out/r.txt','w').write(os.environ['GREETING'])\n"
-                         "sys.exit(3)\n", 0644}});
-        SandboxCommand cmd;
-        cmd.argv = {sb->interpreter(Language::Python), QStringLiteral("main.py"), QStringLiteral("x y")};
-        cmd.cwd = sb->workDir();
-        cmd.env = {{QStringLiteral("GREETING"), QStringLiteral("hi there")}};
-        QByteArray out, err;
-        const auto outcome = sb->run(cmd, [&](OutputStream s, const QByteArray& b) {
-            (s == OutputStream::Stdout ? out : err) += b;
-        }, control);
-        QCOMPARE(outcome.exitCode.value_or(-1), 3);
-        QVERIFY(!outcome.timedOut && !outcome.cancelled);
-        QCOMPARE(out, QByteArray("out x y\n"));
-        QCOMPARE(err, QByteArray("err\n"));
+        const ScriptRun run = runMainScript(*sb, control, QStringLiteral("x y"), QStringLiteral("r.txt"));
+        QCOMPARE(run.outcome.exitCode.value_or(-1), 3);
+        QVERIFY(!run.outcome.timedOut && !run.outcome.cancelled);
+        QCOMPARE(run.out, QByteArray("out x y\n"));
+        QCOMPARE(run.err, QByteArray("err\n"));
         QCOMPARE(sb->readFile(sb->workDir() + QStringLiteral("/out/r.txt")).value_or("?"), QByteArray("hi there"));
         const CleanupReport report = sb->destroy();
         QVERIFY2(report.confirmed, qPrintable(report.detail));
         QVERIFY(sb->destroy().confirmed); // twice is fine
         const qint64 clientMs = clock.elapsed();
-        QString why;
-        QVERIFY2(fake->allCleaned(&why), qPrintable(why));
+        SANDPAD_CHECK(verifyAllCleaned());
         QCOMPARE(fake->count(QStringLiteral("^POST /v1/sandboxes$")), 1);
         QCOMPARE(fake->count(QStringLiteral("^POST .*/stop$")), 1);
         const int requests = fake->requests().size();
@@ -140,28 +94,7 @@ private slots:
         QVERIFY(requests <= 12);
     }
 
-    void outputIsStreamedBeforeExit()
-    {
-        RunControl control;
-        auto sb = create(config(), control);
-        QElapsedTimer clock;
-        qint64 firstAt = -1;
-        QByteArray out;
-        clock.start();
-        const auto outcome = sb->run(
-            py(QStringLiteral("import time\nprint('first', flush=True)\ntime.sleep(2)\nprint('second')")),
-            [&](OutputStream, const QByteArray& b) {
-                if (firstAt < 0)
-                    firstAt = clock.elapsed();
-                out += b;
-            }, control);
-        const qint64 total = clock.elapsed();
-        QCOMPARE(outcome.exitCode.value_or(-1), 0);
-        QCOMPARE(out, QByteArray("first\nsecond\n"));
-        QVERIFY2(firstAt >= 0 && total - firstAt >= 1500,
-                 qPrintable(QStringLiteral("first chunk at %1 ms, exit at %2 ms").arg(firstAt).arg(total)));
-        QVERIFY(sb->destroy().confirmed);
-    }
+    void outputIsStreamedBeforeExit() { outputIsStreamedBeforeExitCase(); }
 
     void timeoutKillsTheCommand()
     {
@@ -170,71 +103,38 @@ private slots:
         QElapsedTimer clock;
         clock.start();
         QByteArray out;
-        const auto outcome = sb->run(py(QStringLiteral("import time\nprint('start', flush=True)\ntime.sleep(60)"), 1500),
+        const auto outcome = sb->run(pythonCommand(QStringLiteral("import time\nprint('start', flush=True)\ntime.sleep(60)"), 1500),
                                      [&](OutputStream, const QByteArray& b) { out += b; }, control);
         QVERIFY(outcome.timedOut);
         QVERIFY(!outcome.exitCode);
         QVERIFY2(clock.elapsed() < 8000, qPrintable(QString::number(clock.elapsed())));
         QCOMPARE(out, QByteArray("start\n"));
         QCOMPARE(fake->count(QStringLiteral("^POST /v1/sandboxes/[^/]+/cmd_[^/]+/kill$")), 1);
-        QVERIFY(sb->destroy().confirmed);
-        QVERIFY(fake->allCleaned());
+        verifyDestroyedAndCleaned(*sb);
     }
 
     void cancellationAbortsTheRun()
     {
         RunControl control;
         auto sb = create(config(), control);
-        std::thread canceller([&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(800));
-            control.cancel();
-        });
-        QElapsedTimer clock;
-        clock.start();
-        const auto outcome = sb->run(py(QStringLiteral("import time\ntime.sleep(60)")), {}, control);
-        canceller.join();
-        QVERIFY(outcome.cancelled);
-        QVERIFY(clock.elapsed() < 8000);
+        SANDPAD_CHECK(verifyCancellationAbortsTheRun(*sb, control));
         QCOMPARE(fake->count(QStringLiteral("/kill$")), 1);
-        QVERIFY(sb->destroy().confirmed); // cleanup still works after cancel
-        QVERIFY(fake->allCleaned());
+        SANDPAD_CHECK(verifyDestroyedAndCleaned(*sb)); // cleanup still works after cancel
         // Cancelled before create: nothing is created.
         QVERIFY_THROWS_EXCEPTION(ProviderError, create(config(), control));
         QCOMPARE(fake->count(QStringLiteral("^POST /v1/sandboxes$")), 1);
     }
 
-    void rateLimitIsRetriedHonouringRetryAfter()
-    {
-        fake->inject({{QStringLiteral("faults"),
-                       QJsonArray{QJsonObject{{QStringLiteral("method"), QStringLiteral("POST")},
-                                              {QStringLiteral("path"), QStringLiteral("^/v1/sandboxes$")},
-                                              {QStringLiteral("status"), 429},
-                                              {QStringLiteral("retry_after"), 1},
-                                              {QStringLiteral("count"), 1}}}}});
-        RunControl control;
-        QElapsedTimer clock;
-        clock.start();
-        auto sb = create(config(), control);
-        QVERIFY(clock.elapsed() >= 950);
-        QCOMPARE(fake->count(QStringLiteral("^POST /v1/sandboxes$")), 2);
-        QVERIFY(sb->destroy().confirmed);
-    }
+    void rateLimitIsRetriedHonouringRetryAfter() { rateLimitedCreateIsRetriedCase(QStringLiteral("/v1/sandboxes")); }
 
     void persistentServerErrorIsAClearError()
     {
-        fake->inject({{QStringLiteral("faults"),
-                       QJsonArray{QJsonObject{{QStringLiteral("path"), QStringLiteral("^/v1/sandboxes$")},
-                                              {QStringLiteral("status"), 500}, {QStringLiteral("count"), 3}}}}});
+        fake->injectFault(QStringLiteral("^/v1/sandboxes$"), 500, 3);
         RunControl control;
         QElapsedTimer clock;
         clock.start();
-        try {
-            create(config(), control);
-            QFAIL("create should fail");
-        } catch (const ProviderError& e) {
-            QCOMPARE(e.kind(), ProviderError::Kind::Unavailable);
-            QVERIFY2(e.message().contains(QStringLiteral("service unavailable")), qPrintable(e.message()));
-        }
+        SANDPAD_CHECK(verifyProviderError([&] { create(config(), control); }, ProviderError::Kind::Unavailable,
+                                          QStringLiteral("service unavailable"), "create should fail"));
         QCOMPARE(fake->count(QStringLiteral("^POST /v1/sandboxes$")), 3); // first try + two retries
         QVERIFY(clock.elapsed() >= 1100);                                  // ~400 ms + ~800 ms
         for (const auto& r : fake->requests()) // no sandbox was created
@@ -245,11 +145,9 @@ private slots:
     {
         RunControl control;
         auto sb = create(config(), control);
-        fake->inject({{QStringLiteral("faults"),
-                       QJsonArray{QJsonObject{{QStringLiteral("path"), QStringLiteral("/cmd$")},
-                                              {QStringLiteral("status"), 503}, {QStringLiteral("count"), 1}}}}});
+        fake->injectFault(QStringLiteral("/cmd$"), 503, 1);
         QByteArray out;
-        const auto outcome = sb->run(py(QStringLiteral("print(6*7)")), [&](OutputStream, const QByteArray& b) { out += b; }, control);
+        const auto outcome = sb->run(pythonCommand(QStringLiteral("print(6*7)")), [&](OutputStream, const QByteArray& b) { out += b; }, control);
         QCOMPARE(outcome.exitCode.value_or(-1), 0);
         QCOMPARE(out, QByteArray("42\n"));
         QVERIFY(sb->destroy().confirmed);
@@ -257,25 +155,23 @@ private slots:
 
     void droppedLogStreamIsAnInfrastructureError()
     {
-        fake->inject({{QStringLiteral("options"),
-                       QJsonObject{{QStringLiteral("cut_logs"),
-                                    QJsonObject{{QStringLiteral("count"), 1}, {QStringLiteral("after_ms"), 300}}}}}});
+        fake->injectOption(QStringLiteral("cut_logs"),
+                           QJsonObject{{QStringLiteral("count"), 1}, {QStringLiteral("after_ms"), 300}});
         RunControl control;
         auto sb = create(config(), control);
-        try {
-            sb->run(py(QStringLiteral("import time\nfor i in range(20):\n print(i, flush=True); time.sleep(0.1)")), {}, control);
-            QFAIL("a cut stream must not look like a normal end");
-        } catch (const ProviderError& e) {
-            QCOMPARE(e.kind(), ProviderError::Kind::Unavailable);
-            QVERIFY2(e.message().contains(QStringLiteral("log stream dropped")), qPrintable(e.message()));
-        }
-        QVERIFY(sb->destroy().confirmed);
-        QVERIFY(fake->allCleaned());
+        SANDPAD_CHECK(verifyProviderError(
+            [&] {
+                sb->run(pythonCommand(QStringLiteral("import time\nfor i in range(20):\n print(i, flush=True); time.sleep(0.1)")),
+                        {}, control);
+            },
+            ProviderError::Kind::Unavailable, QStringLiteral("log stream dropped"),
+            "a cut stream must not look like a normal end"));
+        verifyDestroyedAndCleaned(*sb);
     }
 
     void unconfirmedStopIsReported()
     {
-        fake->inject({{QStringLiteral("options"), QJsonObject{{QStringLiteral("stop_never_confirms"), true}}}});
+        fake->injectOption(QStringLiteral("stop_never_confirms"), true);
         RunControl control;
         auto sb = create(config(), control);
         QElapsedTimer clock;
@@ -290,12 +186,12 @@ private slots:
 
     void slowCreateIsWaitedFor()
     {
-        fake->inject({{QStringLiteral("options"), QJsonObject{{QStringLiteral("create_delay"), 1.0}}}});
+        fake->injectOption(QStringLiteral("create_delay"), 1.0);
         RunControl control;
         auto sb = create(config(), control);
         QVERIFY(fake->count(QStringLiteral("^GET /v1/sandboxes/[^/]+$")) >= 1);
         QByteArray out;
-        QCOMPARE(sb->run(py(QStringLiteral("print(1)")), [&](OutputStream, const QByteArray& b) { out += b; }, control)
+        QCOMPARE(sb->run(pythonCommand(QStringLiteral("print(1)")), [&](OutputStream, const QByteArray& b) { out += b; }, control)
                      .exitCode.value_or(-1), 0);
         QVERIFY(sb->destroy().confirmed);
     }
@@ -304,15 +200,7 @@ private slots:
     {
         VercelConfig c = config();
         c.token = QStringLiteral("secret_wrong_token_987");
-        RunControl control;
-        try {
-            create(c, control);
-            QFAIL("create should fail");
-        } catch (const ProviderError& e) {
-            QCOMPARE(e.kind(), ProviderError::Kind::Unauthorized);
-            QVERIFY2(e.message().contains(QStringLiteral("bad credentials")), qPrintable(e.message()));
-            QVERIFY(!e.message().contains(c.token));
-        }
+        SANDPAD_CHECK(verifyBadCredentialsRefused(c, c.token));
         // Any message that quotes a secret (e.g. an echoing proxy) is scrubbed.
         HttpClient http(QStringLiteral("Vercel"));
         http.addSecret(c.token);
@@ -334,7 +222,7 @@ private slots:
         auto* vs = static_cast<VercelSandbox*>(sb.get());
         QVERIFY(vs->packageNote().contains(QStringLiteral("could not be installed")));
         QByteArray err;
-        sb->run(py(QStringLiteral("pass")), [&](OutputStream s, const QByteArray& b) {
+        sb->run(pythonCommand(QStringLiteral("pass")), [&](OutputStream s, const QByteArray& b) {
             if (s == OutputStream::Stderr)
                 err += b;
         }, control);
@@ -344,14 +232,7 @@ private slots:
 
     void javascriptRuntime()
     {
-        RunControl control;
-        auto sb = create(config(), control, Language::JavaScript);
-        QByteArray out;
-        SandboxCommand cmd;
-        cmd.argv = {sb->interpreter(Language::JavaScript), QStringLiteral("-e"), QStringLiteral("console.log(1+1)")};
-        QCOMPARE(sb->run(cmd, [&](OutputStream, const QByteArray& b) { out += b; }, control).exitCode.value_or(-1), 0);
-        QCOMPARE(out, QByteArray("2\n"));
-        QVERIFY(sb->destroy().confirmed);
+        SANDPAD_CHECK(verifyJavaScriptPrintsTwo(QStringLiteral("console.log(1+1)")));
         QVERIFY(fake->requests().at(0).toObject().value(QLatin1String("status")).toInt() == 200);
     }
 
@@ -412,11 +293,7 @@ private slots:
         QVERIFY2(down.toText().contains(QStringLiteral("unavailable")), qPrintable(down.toText()));
     }
 
-    void cleanupTestCase()
-    {
-        QString why;
-        QVERIFY2(fake->allCleaned(&why), qPrintable(why));
-    }
+    void cleanupTestCase() { verifyAllCleaned(); }
 };
 
 QTEST_GUILESS_MAIN(TestVercelProvider)

@@ -1,11 +1,9 @@
+#include "TempDatabase.h"
+#include "TestRecords.h"
+
 #include "notebook/RunHistory.h"
-#include "storage/Database.h"
 
-#include <QSqlQuery>
-#include <QTemporaryDir>
 #include <QtTest>
-
-#include <memory>
 
 using namespace sandpad;
 
@@ -13,15 +11,8 @@ namespace {
 
 RunRecord makeRun(const QString& id, qint64 startedMs)
 {
-    RunRecord r;
-    r.runId = id;
+    RunRecord r = runRecord(id, QStringLiteral("sine.py"), QStringLiteral("success"));
     r.startedAt = QDateTime::fromMSecsSinceEpoch(startedMs, Qt::UTC);
-    r.title = QStringLiteral("sine.py");
-    r.language = QStringLiteral("python");
-    r.provider = QStringLiteral("local");
-    r.status = QStringLiteral("success");
-    r.durationMs = 1234;
-    r.costMicros = 50000;
     r.code = QStringLiteral("import math\nprint('ok')\n");
     r.stdoutText = QStringLiteral("ok\n");
     r.stderrText = QString();
@@ -29,38 +20,19 @@ RunRecord makeRun(const QString& id, qint64 startedMs)
     return r;
 }
 
-int chartRows(Database& db)
-{
-    QSqlQuery q(db.connection());
-    if (!q.exec(QStringLiteral("SELECT COUNT(*) FROM run_charts")) || !q.next())
-        return -1;
-    return q.value(0).toInt();
-}
-
 } // namespace
 
 class TestRunHistory : public QObject {
     Q_OBJECT
-    std::unique_ptr<QTemporaryDir> m_tmp;
-    std::unique_ptr<Database> m_db;
+    TempDatabase m_data;
 
 private slots:
-    void init()
-    {
-        QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
-        m_tmp = std::make_unique<QTemporaryDir>();
-        m_db = std::make_unique<Database>(m_tmp->path());
-        QVERIFY2(m_db->open(), qPrintable(m_db->error()));
-    }
-    void cleanup()
-    {
-        m_db.reset();
-        m_tmp.reset();
-    }
+    void init() { m_data.initTest(); }
+    void cleanup() { m_data.close(); }
 
     void roundTripWithCharts()
     {
-        RunHistory history(*m_db);
+        RunHistory history(m_data.db());
         RunRecord r = makeRun(QStringLiteral("run-1"), 1'700'000'000'123);
         r.stderrText = QStringLiteral("warning: ünïcode\n");
         r.result = QStringLiteral("42");
@@ -118,7 +90,7 @@ private slots:
 
     void optionalFieldsStayEmpty()
     {
-        RunHistory history(*m_db);
+        RunHistory history(m_data.db());
         RunRecord r = makeRun(QStringLiteral("plain"), 1000);
         r.exitCode = 0;
         QVERIFY(history.save(r));
@@ -137,7 +109,7 @@ private slots:
 
     void recentIsOldestFirst()
     {
-        RunHistory history(*m_db);
+        RunHistory history(m_data.db());
         for (int i = 0; i < 5; ++i)
             QVERIFY(history.save(makeRun(QStringLiteral("r%1").arg(i), 1000 + i)));
         const auto all = history.recent(-1);
@@ -153,25 +125,25 @@ private slots:
 
     void resaveReplaces()
     {
-        RunHistory history(*m_db);
+        RunHistory history(m_data.db());
         RunRecord r = makeRun(QStringLiteral("x"), 1);
         RunChartRecord c;
         c.png = "a";
         r.charts = {c, c};
         QVERIFY(history.save(r));
-        QCOMPARE(chartRows(*m_db), 2);
+        QCOMPARE(m_data.rowCount(QStringLiteral("run_charts")), 2);
         r.status = QStringLiteral("error");
         r.charts = {c};
         QVERIFY(history.save(r));
         QCOMPARE(history.count(), 1);
-        QCOMPARE(chartRows(*m_db), 1);
+        QCOMPARE(m_data.rowCount(QStringLiteral("run_charts")), 1);
         QCOMPARE(history.find(QStringLiteral("x"))->status, QStringLiteral("error"));
         QVERIFY(!history.save(makeRun(QString(), 1)));
     }
 
     void forDocumentRemovePruneClear()
     {
-        RunHistory history(*m_db);
+        RunHistory history(m_data.db());
         RunChartRecord c;
         c.png = "p";
         for (int i = 0; i < 6; ++i) {
@@ -188,30 +160,28 @@ private slots:
 
         QVERIFY(history.remove(QStringLiteral("r0")));
         QVERIFY(!history.remove(QStringLiteral("r0")));
-        QCOMPARE(chartRows(*m_db), 5); // its chart went with it
+        QCOMPARE(m_data.rowCount(QStringLiteral("run_charts")), 5); // its chart went with it
         QVERIFY(history.prune(3));
         QCOMPARE(history.count(), 3);
         QCOMPARE(history.recent(-1).first().runId, QStringLiteral("r3"));
-        QCOMPARE(chartRows(*m_db), 3);
+        QCOMPARE(m_data.rowCount(QStringLiteral("run_charts")), 3);
         history.clear();
         QCOMPARE(history.count(), 0);
-        QCOMPARE(chartRows(*m_db), 0);
+        QCOMPARE(m_data.rowCount(QStringLiteral("run_charts")), 0);
     }
 
     void survivesRestart()
     {
         {
-            RunHistory history(*m_db);
+            RunHistory history(m_data.db());
             RunRecord r = makeRun(QStringLiteral("persist"), 5);
             RunChartRecord c;
             c.png = QByteArray(100000, 'z');
             r.charts = {c};
             QVERIFY(history.save(r));
         }
-        m_db.reset(); // "quit"
-        m_db = std::make_unique<Database>(m_tmp->path());
-        QVERIFY(m_db->open());
-        RunHistory history(*m_db);
+        QVERIFY(m_data.reopen()); // "quit" and start again
+        RunHistory history(m_data.db());
         const auto runs = history.recent(10);
         QCOMPARE(runs.size(), 1);
         QCOMPARE(runs[0].runId, QStringLiteral("persist"));

@@ -50,6 +50,24 @@ void FakeServer::inject(const QJsonObject& o)
     call("POST", QStringLiteral("/__fake/faults"), QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
+void FakeServer::injectFault(const QString& pathPattern, int status, int count, const QString& method,
+                             int retryAfterSeconds)
+{
+    QJsonObject fault{{QStringLiteral("path"), pathPattern},
+                      {QStringLiteral("status"), status},
+                      {QStringLiteral("count"), count}};
+    if (!method.isEmpty())
+        fault.insert(QStringLiteral("method"), method);
+    if (retryAfterSeconds > 0)
+        fault.insert(QStringLiteral("retry_after"), retryAfterSeconds);
+    inject({{QStringLiteral("faults"), QJsonArray{fault}}});
+}
+
+void FakeServer::injectOption(const QString& name, const QJsonValue& value)
+{
+    inject({{QStringLiteral("options"), QJsonObject{{name, value}}}});
+}
+
 QJsonArray FakeServer::requests()
 {
     return QJsonDocument::fromJson(call("GET", QStringLiteral("/__fake/requests"))).array();

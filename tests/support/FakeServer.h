@@ -17,6 +17,12 @@ public:
     void reset();
     // {"faults":[...], "options":{...}} as the fake's docstring describes.
     void inject(const QJsonObject& faultsAndOptions);
+    // One fault: the next `count` requests whose path matches `pathPattern` (and whose method is
+    // `method`, when given) get `status`, with Retry-After: `retryAfterSeconds` when it is > 0.
+    void injectFault(const QString& pathPattern, int status, int count, const QString& method = {},
+                     int retryAfterSeconds = 0);
+    // One option, e.g. "stop_never_confirms": true.
+    void injectOption(const QString& name, const QJsonValue& value);
     QJsonArray requests();
     QJsonObject sandboxes();
     // Requests whose "METHOD path" matches the regular expression.

@@ -1,0 +1,33 @@
+#include "ExecutionChecks.h"
+
+#include <QImage>
+#include <QtTest>
+
+namespace sandpad {
+
+QString describeResult(const ExecutionResult& r)
+{
+    return QStringLiteral("status=%1 reason=%2 stdout=%3 stderr=%4 error=%5")
+        .arg(runStatusName(r.status), r.reason, r.stdoutText.left(500), r.stderrText.left(2000),
+             r.error ? r.error->name + QStringLiteral(": ") + r.error->value + u'\n' + r.error->traceback : QString());
+}
+
+QString sineWaveCode()
+{
+    return QStringLiteral(
+        "import matplotlib.pyplot as plt\nimport numpy as np\n\nx = np.linspace(0, 10, 100)\ny = np.sin(x)\n\n"
+        "plt.figure(figsize=(10, 6))\nplt.plot(x, y)\nplt.title(\"Sine Wave\")\nplt.xlabel(\"x\")\nplt.ylabel(\"sin(x)\")\n");
+}
+
+void verifySineWavePng(const ExecutionResult& r)
+{
+    QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
+    QCOMPARE(r.charts.size(), 1);
+    QCOMPARE(r.charts[0].kind, RunChart::Kind::Png);
+    QVERIFY(r.charts[0].png.startsWith("\x89PNG\r\n\x1a\n"));
+    QImage image;
+    QVERIFY(image.loadFromData(r.charts[0].png, "PNG"));
+    QVERIFY(image.width() > 600 && image.height() > 300);
+}
+
+} // namespace sandpad

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "engine/ExecutionResult.h"
+
+#include <QString>
+
+namespace sandpad {
+
+// Status, reason, the start of stdout/stderr and the error with its traceback: the message of a
+// failed check on a run's result.
+QString describeResult(const ExecutionResult& r);
+
+// The sine-wave snippet (matplotlib, no explicit save) that every provider must turn into one
+// PNG chart, and the check of that result (call it through SANDPAD_CHECK).
+QString sineWaveCode();
+void verifySineWavePng(const ExecutionResult& r);
+
+} // namespace sandpad

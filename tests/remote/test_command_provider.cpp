@@ -29,6 +29,7 @@ class TestCommandProvider : public QObject {
     Q_OBJECT
 
     int m_dirsBefore = 0;
+    QTemporaryDir m_tempRoot; // this suite's own TMPDIR: other suites running at once make such folders too
 
     std::unique_ptr<Sandbox> create(RunControl& control, const QString& program = kExample)
     {
@@ -42,7 +43,16 @@ class TestCommandProvider : public QObject {
     }
 
 private slots:
-    void initTestCase() { m_dirsBefore = leftoverDirs(); }
+    void initTestCase()
+    {
+        QVERIFY(m_tempRoot.isValid());
+        // As /tmp: the sandbox user (uid 65534 when this runs as root) must reach the folders in it.
+        QFile::setPermissions(m_tempRoot.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner |
+                                                     QFile::ReadGroup | QFile::ExeGroup | QFile::ReadOther | QFile::ExeOther);
+        qputenv("TMPDIR", QFile::encodeName(m_tempRoot.path())); // the example's tempfile and QDir::tempPath()
+        QCOMPARE(QDir::tempPath(), m_tempRoot.path());
+        m_dirsBefore = leftoverDirs();
+    }
 
     void createWriteRunReadDestroy()
     {

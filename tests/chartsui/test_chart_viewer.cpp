@@ -37,6 +37,30 @@ QJsonObject bigLine(int n)
 class TestChartViewer : public QObject {
     Q_OBJECT
 private slots:
+    // The legend has its own row between the title and the plot: it never covers data, and a
+    // chart without a legend gives that row back to the plot.
+    void legendSitsAboveThePlot()
+    {
+        ChartViewer v;
+        v.resize(600, 400);
+        QVERIFY(v.showSpec(parse(R"({"type":"bar","title":"Stacked","elements":[
+            {"label":"Q1","group":"a","value":3},{"label":"Q1","group":"b","value":2},
+            {"label":"Q2","group":"a","value":4},{"label":"Q2","group":"b","value":5}]})")));
+        QCustomPlot* p = v.plot();
+        p->replot();
+        QVERIFY(p->legend->visible());
+        QCOMPARE(p->legend->itemCount(), 2);
+        const QRect legend = p->legend->outerRect(), plotArea = p->axisRect()->rect();
+        QVERIFY2(legend.bottom() <= plotArea.top(), "the legend is above the axes, not on them");
+        QVERIFY(legend.left() > 0 && legend.right() < p->width() - 1); // centred, not full width
+        const int heightWithLegend = plotArea.height();
+
+        QVERIFY(v.showSpec(parse(R"({"type":"line","title":"One","elements":[{"label":"Series 1","points":[[0,1],[1,2]]}]})")));
+        p->replot();
+        QVERIFY(!p->legend->visible());
+        QVERIFY(p->axisRect()->rect().height() > heightWithLegend);
+    }
+
     void lineNumeric()
     {
         ChartViewer v;

@@ -1,5 +1,6 @@
 #include "charts/ChartViewer.h"
 
+#include "charts/ChartColors.h"
 #include "charts/ChartExportDialog.h"
 #include "charts/ChartSpecAdapter.h"
 
@@ -30,14 +31,6 @@ namespace {
 // adaptive sampling then keeps a million-point series at a few milliseconds per repaint.
 constexpr qsizetype kSymbolLimit = 200;
 constexpr qsizetype kDotScatterLimit = 20000;
-
-QColor seriesColor(int i)
-{
-    // Tableau 10: distinguishable on light and dark backgrounds.
-    static const QRgb colors[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f,
-                                  0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
-    return QColor(colors[i % 10]);
-}
 
 QString formatNumber(double v)
 {
@@ -84,6 +77,15 @@ ChartViewer::ChartViewer(QWidget* parent)
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setMouseTracking(true);
     m_plot->legend->setVisible(false);
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->axisRect()->insetLayout()->simplify();
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setWrap(6); // at most 6 entries a line
+    m_legendRow = new QCPLayoutGrid;
+    m_legendRow->addElement(0, 0, new QCPLayoutElement(m_plot));
+    m_legendRow->addElement(0, 1, m_plot->legend);
+    m_legendRow->addElement(0, 2, new QCPLayoutElement(m_plot));
+    m_legendRow->setColumnStretchFactors({1.0, 0.001, 1.0});
     m_plot->setMinimumSize(200, 150);
     connect(m_plot, &QCustomPlot::legendClick, this, &ChartViewer::onLegendClick);
     connect(m_plot, &QCustomPlot::mouseMove, this, &ChartViewer::onPlotMouseMove);
@@ -105,8 +107,19 @@ ChartViewer::ChartViewer(QWidget* parent)
     applyPalette();
 }
 
+ChartViewer::~ChartViewer()
+{
+    // The plot deletes what its layout holds, the legend last (its plottables refer to it).
+    if (m_legendRow && !m_legendRow->layout())
+        m_plot->plotLayout()->addElement(m_plot->plotLayout()->rowCount(), 0, m_legendRow);
+}
+
 void ChartViewer::clear()
 {
+    if (m_legendRow->layout()) {
+        m_plot->plotLayout()->take(m_legendRow);
+        m_plot->plotLayout()->simplify();
+    }
     m_plot->clearPlottables();
     m_series.clear();
     if (m_title) {
@@ -189,8 +202,8 @@ bool ChartViewer::showChart(const ChartData& chart)
         auto* box = new QCPStatisticalBox(p->xAxis, p->yAxis);
         box->setName(chart.yLabel.isEmpty() ? tr("values") : chart.yLabel);
         box->setWidth(0.5);
-        box->setBrush(seriesColor(0).lighter(140));
-        box->setPen(QPen(seriesColor(0).darker(130)));
+        box->setBrush(chartSeriesColor(0).lighter(140));
+        box->setPen(QPen(chartSeriesColor(0).darker(130)));
         box->setWhiskerPen(QPen(palette().color(QPalette::Text), 1, Qt::DashLine));
         box->setWhiskerBarPen(QPen(palette().color(QPalette::Text)));
         box->setMedianPen(QPen(palette().color(QPalette::Text), 2));
@@ -219,7 +232,7 @@ bool ChartViewer::showChart(const ChartData& chart)
             xs.append(0);
             ys.append(0);
             curve->setData(xs, ys);
-            const QColor color = seriesColor(int(i));
+            const QColor color = chartSeriesColor(int(i));
             curve->setPen(QPen(palette().color(QPalette::Base), 1.5));
             curve->setBrush(color);
             curve->setName(chart.categories.value(i));
@@ -231,7 +244,7 @@ bool ChartViewer::showChart(const ChartData& chart)
         if (chart.type == ChartData::Type::Pie || chart.type == ChartData::Type::Box)
             break;
         const ChartData::Series& s = chart.series.at(i);
-        const QColor color = seriesColor(int(i));
+        const QColor color = chartSeriesColor(int(i));
         QCPAbstractPlottable* plottable = nullptr;
         if (chart.type == ChartData::Type::Bar) {
             auto* bars = new QCPBars(p->xAxis, p->yAxis);
@@ -288,7 +301,12 @@ bool ChartViewer::showChart(const ChartData& chart)
     for (QCPAxis* a : {p->xAxis, p->yAxis})
         a->setVisible(!pie);
     p->setInteractions(pie ? QCP::Interactions() : QCP::Interactions(QCP::iRangeDrag | QCP::iRangeZoom));
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    if (p->legend->visible()) {
+        const int row = m_title ? 1 : 0;
+        p->plotLayout()->insertRow(row);
+        p->plotLayout()->addElement(row, 0, m_legendRow);
+        p->plotLayout()->setRowStretchFactor(row, 0.001);
+    }
 
     // The default view: all data, a little air, bars from zero, categories with half a slot each side.
     p->rescaleAxes();
@@ -528,10 +546,8 @@ void ChartViewer::applyPalette()
         a->grid()->setPen(QPen(grid, 1, Qt::DotLine));
         a->grid()->setZeroLinePen(QPen(grid, 1));
     }
-    QColor legendBg = base;
-    legendBg.setAlpha(220);
-    m_plot->legend->setBrush(legendBg);
-    m_plot->legend->setBorderPen(QPen(pal.color(QPalette::Mid)));
+    m_plot->legend->setBrush(Qt::NoBrush); // a line of entries above the plot, not a box on it
+    m_plot->legend->setBorderPen(Qt::NoPen);
     m_plot->legend->setTextColor(text);
     for (int i = 0; i < m_plot->legend->itemCount(); ++i) {
         auto* item = qobject_cast<QCPPlottableLegendItem*>(m_plot->legend->item(i));

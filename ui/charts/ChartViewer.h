@@ -8,6 +8,7 @@
 class QCustomPlot;
 class QCPAbstractPlottable;
 class QCPAbstractLegendItem;
+class QCPLayoutGrid;
 class QCPLegend;
 class QCPTextElement;
 class QLabel;
@@ -25,6 +26,7 @@ class ChartViewer : public QWidget {
     Q_OBJECT
 public:
     explicit ChartViewer(QWidget* parent = nullptr);
+    ~ChartViewer() override;
 
     // Draws the chart; returns false (and shows errorText()) when the spec does not fit the schema.
     bool showSpec(const QJsonObject& spec);
@@ -74,6 +76,9 @@ private:
     QCustomPlot* m_plot = nullptr;
     QLabel* m_errorLabel = nullptr;
     QCPTextElement* m_title = nullptr;
+    // The legend's own row between the title and the plot ([air][legend][air], centred), in the
+    // layout only while the legend is shown: a legend inside the axes would cover data.
+    QCPLayoutGrid* m_legendRow = nullptr;
     QTimer* m_toolTipTimer = nullptr;
     QPointF m_toolTipPos;
     QList<QCPAbstractPlottable*> m_series;

@@ -1,11 +1,17 @@
 #include "console/ChartThumbnail.h"
 
+#include "charts/ChartSketch.h"
+#include "charts/ChartSpec.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPainter>
-#include <QPainterPath>
 
 namespace sandpad {
+
+namespace {
+constexpr qsizetype kSketchLimitBytes = 2 << 20;
+}
 
 ChartThumbnail::ChartThumbnail(const RunChartRecord& chart, int index, QWidget* parent)
     : QToolButton(parent)
@@ -41,34 +47,12 @@ QPixmap ChartThumbnail::render(const RunChartRecord& chart, const QSize& size, c
         p.setPen(QPen(palette.color(QPalette::PlaceholderText), 1));
         p.drawLine(area.bottomLeft(), area.bottomRight());
         p.drawLine(area.bottomLeft(), area.topLeft());
-        const QColor accent("#1f77b4"), second("#ff7f0e");
-        if (type == QLatin1String("bar")) {
-            const double heights[] = {0.5, 0.8, 0.35, 0.65, 0.9};
-            const double w = area.width() / 11;
-            for (int i = 0; i < 5; ++i) {
-                const QRectF bar(area.left() + w * (2 * i + 1), area.bottom() - area.height() * heights[i],
-                                 w, area.height() * heights[i]);
-                p.fillRect(bar, i % 2 ? second : accent);
-            }
-        } else if (type == QLatin1String("scatter")) {
-            p.setPen(Qt::NoPen);
-            const double pts[][2] = {{.1, .3}, {.2, .5}, {.3, .35}, {.45, .6}, {.55, .5}, {.62, .8},
-                                     {.7, .65}, {.8, .85}, {.9, .7}, {.35, .2}};
-            int i = 0;
-            for (const auto& pt : pts) {
-                p.setBrush(i++ % 2 ? second : accent);
-                p.drawEllipse(QPointF(area.left() + pt[0] * area.width(), area.bottom() - pt[1] * area.height()), 3, 3);
-            }
-        } else {
-            QPainterPath path;
-            for (int i = 0; i <= 40; ++i) {
-                const double x = area.left() + area.width() * i / 40.0;
-                const double y = area.center().y() - area.height() * 0.4 * std::sin(i / 40.0 * 6.28);
-                i == 0 ? path.moveTo(x, y) : path.lineTo(x, y);
-            }
-            p.setPen(QPen(accent, 2));
-            p.setBrush(Qt::NoBrush);
-            p.drawPath(path);
+        // The chart's own data, drawn small. A very large chart is left to the viewer (parsing
+        // it again here would hold up the notebook), as is one that does not parse.
+        if (chart.specJson.size() <= kSketchLimitBytes) {
+            const ChartParseResult parsed = ChartSpec::parse(spec);
+            if (parsed.ok())
+                ChartSketch::draw(p, *parsed.spec, area.adjusted(3, 3, -3, -3), palette);
         }
         p.setPen(palette.color(QPalette::Text));
         QFont f = p.font();

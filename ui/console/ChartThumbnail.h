@@ -7,7 +7,7 @@
 namespace sandpad {
 
 // A small clickable preview of one chart of a run: the PNG scaled down, or, for an interactive
-// chart dictionary, a glyph of its type with its title.
+// chart dictionary, a sketch of its data (ChartSketch) with its title.
 class ChartThumbnail : public QToolButton {
     Q_OBJECT
 public:

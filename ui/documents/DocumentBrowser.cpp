@@ -99,6 +99,8 @@ void DocumentBrowser::buildUi()
     m_documentTable->setSortingEnabled(true);
     m_documentTable->sortByColumn(DocumentListModel::UpdatedColumn, Qt::DescendingOrder);
     m_documentTable->verticalHeader()->hide();
+    m_documentTable->setWordWrap(false); // a date on one line, not two
+    m_documentTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_documentTable->horizontalHeader()->setSectionResizeMode(DocumentListModel::TitleColumn, QHeaderView::Stretch);
     m_documentTable->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_documentTable->setEditTriggers(QAbstractItemView::NoEditTriggers);

@@ -9,6 +9,7 @@
 #include "engine/ResultCollector.h"
 #include "runtime/PipDirectives.h"
 #include "runtime/RuntimeProgram.h"
+#include "storage/Database.h"
 #include "providers/ProviderError.h"
 #include "providers/RunControl.h"
 #include "providers/SandboxProvider.h"
@@ -94,6 +95,7 @@ RunHandle* Executor::start(const ExecutionRequest& request)
     const ExecutorConfig config = m_config;
     QThread* thread = QThread::create([this, request, handle, provider, config] {
         ExecutionResult result = execute(request, *handle, provider, config);
+        Database::releaseThreadConnections(); // before the caller can see the result and exit
         handle->deliverResult(result);
     });
     thread->setObjectName(QStringLiteral("sandpad-run"));

@@ -62,6 +62,13 @@ Database::~Database()
         [this](const QString& n) { return n.startsWith(m_connectionPrefix); });
 }
 
+void Database::releaseThreadConnections()
+{
+    for (const QString& name : std::as_const(t_connections.names))
+        QSqlDatabase::removeDatabase(name); // a no-op when the Database already removed it
+    t_connections.names.clear();
+}
+
 QString Database::filePath() const
 {
     return QDir(m_dataDir).filePath(QString::fromLatin1(kFileName));

@@ -40,6 +40,11 @@ public:
     // application named "sandpad" (GenericDataLocation/sandpad), whatever the running binary is
     // called, so that the GUI and sandpad-run share one workspace.
     static QString defaultDataDir();
+    // Closes the connections the calling thread opened, of every Database. A worker thread calls
+    // it when its database work is done: left to the thread's end, the closing runs after
+    // QThread::wait() has returned, and can meet a process that is already tearing down Qt's
+    // registry of connections (a heap corruption seen in sandpad-run's exit).
+    static void releaseThreadConnections();
 
     static constexpr const char* kFileName = "sandpad.db";
     static constexpr int kBusyTimeoutMs = 5000;

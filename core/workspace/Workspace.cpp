@@ -48,6 +48,7 @@ bool Workspace::open()
             if (!history->save(record))
                 qWarning("sandpad: could not keep run %s in the notebook history: %s", qPrintable(record.runId),
                          qPrintable(history->lastError()));
+            Database::releaseThreadConnections(); // see there: not at the pool thread's end
         });
     });
     return true;

@@ -53,6 +53,16 @@ bool guarded(ExecutionResult& result, const QString& what, Step&& step)
     return false;
 }
 
+// How a program ended, for a message: "exit code 3", "killed by signal 9 (SIGKILL)".
+QString endedHow(const CommandOutcome& outcome)
+{
+    if (!outcome.detail.isEmpty())
+        return outcome.detail;
+    if (outcome.exitCode)
+        return QStringLiteral("exit code %1").arg(*outcome.exitCode);
+    return QStringLiteral("no exit code");
+}
+
 } // namespace
 
 Executor::Executor(std::shared_ptr<SandboxProvider> provider, UsageLedger* ledger,
@@ -249,7 +259,9 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, RunHandle& ha
     result.stderrTruncated = stderrCap.truncated();
     result.exitCode = outcome.exitCode;
 
-    // --- 6. Collect and validate what the wrapper returned.
+    // --- 6. Collect and validate what the wrapper returned. What counts is what the program did,
+    // never what it printed: once the sandbox's own channel says the program started, every end
+    // without a valid result is the program's (DESIGN.md, "Accounting").
     if (ran) {
         if (outcome.cancelled || control.isCancelled()) {
             result.status = RunStatus::Cancelled;
@@ -257,12 +269,27 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, RunHandle& ha
         } else if (outcome.timedOut) {
             result.status = RunStatus::Timeout;
             result.reason = QStringLiteral("timeout: the run exceeded its %1 s deadline").arg(deadline.seconds());
+        } else if (!outcome.limitExceeded.isEmpty()) {
+            result.status = RunStatus::Error;
+            result.error = RunError{QStringLiteral("SandboxLimitError"), outcome.limitExceeded, QString()};
         } else {
             guarded(result, QStringLiteral("invalid output"), [&] {
                 const QString problem = ResultCollector::collect(program, *sandbox, result);
-                if (!problem.isEmpty()) {
+                if (problem.isEmpty())
+                    return;
+                const bool started = outcome.programStarted.value_or(
+                    sandbox->readFile(program.outDir + QStringLiteral("/started")).has_value());
+                if (started) {
+                    result.status = RunStatus::Error;
+                    result.result.reset();
+                    result.charts.clear();
+                    QString text = QStringLiteral("%1 \u2014 %2").arg(problem, endedHow(outcome));
+                    text[0] = text[0].toUpper();
+                    result.error = RunError{QStringLiteral("ResultError"), text, QString()};
+                } else {
                     result.status = RunStatus::InfrastructureError;
-                    result.reason = QStringLiteral("invalid output: %1").arg(problem);
+                    result.reason = QStringLiteral("the runtime did not start the program (%1): %2")
+                                        .arg(endedHow(outcome), problem);
                 }
             });
         }

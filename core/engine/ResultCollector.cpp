@@ -12,10 +12,9 @@ QString ResultCollector::collect(const RuntimeProgram& program, Sandbox& sandbox
 {
     const auto json = sandbox.readFile(program.resultPath);
     if (!json) {
-        // No report: the wrapper itself died (killed by a limit, or the interpreter is broken).
-        QString why = QStringLiteral("the program ended without a result (exit code %1)")
-                          .arg(result.exitCode ? QString::number(*result.exitCode) : QStringLiteral("none"));
-        return why;
+        // No report: the program ended the wrapper (os._exit, a signal, a limit) or the
+        // interpreter never ran it; the Executor tells which from the sandbox's own channel.
+        return QStringLiteral("the program ended without a result");
     }
     QString problem;
     const auto parsed = WrapperResult::parse(*json, &problem);

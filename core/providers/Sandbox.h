@@ -36,10 +36,17 @@ struct SandboxCommand {
 };
 
 struct CommandOutcome {
-    std::optional<int> exitCode;    // nullopt when killed (timeout, cancel) or unknown
+    std::optional<int> exitCode;    // nullopt when killed (timeout, cancel) or unknown; 128+N for signal N
     bool timedOut = false;
     bool cancelled = false;
-    QString detail;                 // e.g. "killed by signal 9"
+    // Set when the sandbox stopped the program for crossing one of its limits (memory): the
+    // program's own error, with this message ("The run used more than 1024 MiB ...").
+    QString limitExceeded;
+    // Whether the runtime wrapper began the user's program, as the sandbox's own channel tells
+    // (the wrapper's "started" frame, sent before any user code). nullopt: the provider cannot
+    // tell; the Executor then looks for the wrapper's out/started file.
+    std::optional<bool> programStarted;
+    QString detail;                 // e.g. "killed by signal 9 (SIGKILL)"
 };
 
 struct CleanupReport {

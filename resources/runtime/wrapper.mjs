@@ -236,16 +236,38 @@ function waitForJob() {
         }
     };
     retry(() => fs.writeSync(fd, "ready\n"));
-    const buffer = Buffer.alloc(4096);
-    let data = "";
-    while (!data.endsWith("\n")) {
-        const n = retry(() => fs.readSync(fd, buffer, 0, buffer.length, null));
+    // The job: files to place (a JSON header line, then the bytes), then the job line.
+    let buffer = Buffer.alloc(0);
+    const chunk = Buffer.alloc(65536);
+    const fill = () => {
+        const n = retry(() => fs.readSync(fd, chunk, 0, chunk.length, null));
         if (n === 0)
+            return false;
+        buffer = Buffer.concat([buffer, chunk.subarray(0, n)]);
+        return true;
+    };
+    let line = "";
+    for (;;) {
+        let end = buffer.indexOf(10);
+        while (end < 0 && fill())
+            end = buffer.indexOf(10);
+        if (end < 0) {
+            line = buffer.toString("utf8");
             break;
-        data += buffer.toString("utf8", 0, n);
+        }
+        line = buffer.toString("utf8", 0, end);
+        buffer = buffer.subarray(end + 1);
+        if (!line.startsWith("{"))
+            break;
+        const header = JSON.parse(line);
+        while (buffer.length < header.size && fill()) { /* more of the file */ }
+        if (buffer.length < header.size)
+            throw new Error("the job ended inside a file");
+        placeFile(header.name, header.mode, buffer.subarray(0, header.size));
+        buffer = buffer.subarray(header.size);
     }
     fs.closeSync(fd);
-    const fields = data.replace(/\n$/, "").split("\t");
+    const fields = line.split("\t");
     if (fields.length === 4 && fields[0]) {
         // Limits the host could not set itself (docs/local-sandbox.md): node has no setrlimit.
         const done = spawnSync("/usr/bin/prlimit", ["--pid", String(process.pid), `--cpu=${fields[1]}:${fields[2]}`],
@@ -254,6 +276,22 @@ function waitForJob() {
             throw new Error("could not set the CPU limit");
     }
     return fields[0].trim();
+}
+
+// Only into the work dir, never through a link (nothing of the user has run yet, but still).
+function placeFile(name, mode, data) {
+    if (typeof name !== "string" || !name.startsWith("/sandpad/") || name.includes("/..") || name.includes("\0"))
+        throw new Error(`the host sent a file outside /sandpad: ${JSON.stringify(name)}`);
+    fs.mkdirSync(path.dirname(name), { recursive: true });
+    const fd = fs.openSync(name, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC
+                           | fs.constants.O_NOFOLLOW, (Number(mode) || 0o644) & 0o777);
+    try {
+        let offset = 0;
+        while (offset < data.length)
+            offset += fs.writeSync(fd, data, offset, data.length - offset);
+    } finally {
+        fs.closeSync(fd);
+    }
 }
 
 async function main() {
@@ -275,6 +313,9 @@ async function main() {
     const title = manifest.title || path.basename(codePath);
     const outDir = manifest.out_dir || path.join(path.dirname(path.resolve(manifestPath)), "out");
     const emit = makeChannel(resultFd, outDir);
+    // Before anything of the user runs: from here on, however the run ends, it is the program's
+    // own end (docs/runtime-protocol.md).
+    emit("started", "");
 
     const source = fs.readFileSync(codePath, "utf8");
     const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "sandpad-js-"));

@@ -541,14 +541,9 @@ def _warm_start():
     gc.freeze()
     _flush_streams()  # the host discards everything written before "ready"
     os.write(job_fd, b"ready\n")
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = os.read(job_fd, 4096)
-        if not chunk:
-            break
-        data += chunk
+    job = _read_job(job_fd)
     os.close(job_fd)
-    fields = data.decode("utf-8").rstrip("\n").split("\t")
+    fields = job.decode("utf-8").split("\t")
     manifest = fields[0].strip()
     if not manifest:
         return None  # the host gave up on this sandbox
@@ -558,6 +553,49 @@ def _warm_start():
         if fields[3] != "-":
             resource.setrlimit(resource.RLIMIT_AS, (int(fields[3]), int(fields[3])))
     return [sys.argv[0], manifest]
+
+
+def _read_job(job_fd):
+    """The job: files to place (a JSON header line, then the bytes), then the job line."""
+    buffer = bytearray()
+
+    def fill():
+        chunk = os.read(job_fd, 65536)
+        if not chunk:
+            raise EOFError
+        buffer.extend(chunk)
+
+    while True:
+        try:
+            while b"\n" not in buffer:
+                fill()
+        except EOFError:
+            return bytes(buffer)
+        end = buffer.index(b"\n")
+        line = bytes(buffer[:end])
+        del buffer[:end + 1]
+        if not line.startswith(b"{"):
+            return line
+        header = _json_loads(line.decode("utf-8"))
+        size = int(header["size"])
+        while len(buffer) < size:
+            fill()
+        _place_file(header["name"], int(header.get("mode", 0o644)), bytes(buffer[:size]))
+        del buffer[:size]
+
+
+def _place_file(path, mode, data):
+    # Only into the work dir, never through a link (nothing of the user has run yet, but still).
+    if not isinstance(path, str) or not path.startswith("/sandpad/") or "/.." in path or "\0" in path:
+        raise RuntimeError("the host sent a file outside /sandpad: %r" % (path,))
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, mode & 0o777)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
 
 
 def _result_text(namespace):
@@ -584,6 +622,9 @@ def main(argv):
     title = manifest.get("title") or os.path.basename(code_path)
     out_dir = manifest.get("out_dir") or os.path.join(os.path.dirname(os.path.abspath(argv[1])), "out")
     channel = _Channel(result_fd, out_dir)
+    # Before anything of the user runs (pip included): from here on, however the run ends, it is
+    # the program's own end (docs/runtime-protocol.md).
+    channel.emit("started", b"")
 
     os.environ.setdefault("MPLBACKEND", "Agg")
     hook = _ImportHook()

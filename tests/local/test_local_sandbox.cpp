@@ -143,6 +143,7 @@ private slots:
 
     void filesAndResultFrames()
     {
+        const qsizetype tempFoldersBefore = QDir(QDir::tempPath()).entryList({"sandpad-*"}, QDir::Dirs).size();
         auto sb = make();
         QCOMPARE(sb->workDir(), QString("/sandpad"));
         sb->writeFiles({{"/sandpad/sub/dir/main.py", "print(open('/sandpad/sub/dir/data.txt').read())", 0644},
@@ -169,13 +170,13 @@ private slots:
         QVERIFY(!sb->readFile("/sandpad/../etc/passwd"));
         // Only stdio and the result channel reach the program (no seccomp or info fd, no app fds).
         QCOMPARE(f.text(), QString("['0', '1', '2', '3', '4']")); // 4: listdir's own handle
-        const QString host = static_cast<LocalSandbox*>(sb.get())->hostWorkDir();
-        QVERIFY(QFileInfo::exists(host));
-        // Other host users cannot read the snippet's files.
-        QCOMPARE(QFileInfo(QFileInfo(host).absolutePath()).permissions() & (QFile::ReadOther | QFile::ExeOther | QFile::ReadGroup),
-                 QFile::Permissions());
+        // Nothing of a sandbox is on the host's disk: no folder to leave behind or to read.
+        QCOMPARE(QDir(QDir::tempPath()).entryList({"sandpad-*"}, QDir::Dirs).size(), tempFoldersBefore);
+        // The work dir is the program's own scratch space (a tmpfs inside the sandbox).
+        const Result w = runIn(*sb, {py, "-c", "open('/sandpad/out.csv', 'w').write('a,b')\n"
+                                               "print(open('/sandpad/out.csv').read())"});
+        QCOMPARE(w.text(), QString("a,b"));
         QVERIFY(sb->destroy().confirmed);
-        QVERIFY(!QFileInfo::exists(host));
         QVERIFY(sb->destroy().confirmed); // twice is fine
     }
 
@@ -234,15 +235,17 @@ private slots:
     {
         const Result r = python(
             "import os\n"
-            "for p in ['/x', '/etc/x', '/usr/x', '/sandpad/x', '/usr/bin/python3', '/proc/sys/kernel/hostname']:\n"
+            "for p in ['/x', '/etc/x', '/usr/x', '/.sandpad/init', '/usr/bin/python3', '/proc/sys/kernel/hostname']:\n"
             "    try:\n"
             "        open(p, 'a').write('x'); print(p, 'WRITABLE')\n"
             "    except OSError as e:\n"
             "        print(p, 'denied', e.errno)\n"
             "open('/tmp/ok', 'w').write('fine'); print('tmp', open('/tmp/ok').read())\n"
-            "open('/home/sandbox/ok', 'w').write('fine'); print('home', open('/home/sandbox/ok').read())\n");
+            "open('/home/sandbox/ok', 'w').write('fine'); print('home', open('/home/sandbox/ok').read())\n"
+            "open('/sandpad/ok', 'w').write('fine'); print('work', open('/sandpad/ok').read())\n");
         QCOMPARE(r.outcome.exitCode, std::optional<int>(0));
         QVERIFY2(!r.text().contains("WRITABLE"), qPrintable(r.text()));
+        QVERIFY(r.text().contains("work fine")); // the work dir is the program's scratch tmpfs
         QVERIFY(r.text().contains("tmp fine"));
         QVERIFY(r.text().contains("home fine"));
     }
@@ -283,22 +286,39 @@ private slots:
         QVERIFY(!unixServer.hasPendingConnections());
     }
 
-    void networkWhenAllowed()
+    void networkWhenAllowedKeepsHostLoopbackOut()
     {
+        // With the network allowed the sandbox still has its own network namespace: the host's
+        // loopback services and abstract sockets stay out of reach.
         QTcpServer tcp;
         QVERIFY(tcp.listen(QHostAddress::LocalHost));
+        QLocalServer unixServer;
+        unixServer.setSocketOptions(QLocalServer::AbstractNamespaceOption);
+        const QString abstractName = QString("sandpad-test-net-%1").arg(getpid());
+        QVERIFY(unixServer.listen(abstractName));
         SandboxOptions options;
         options.allowNetwork = true;
         auto sb = make(options);
         QVERIFY(!sb->pipArguments().contains("--no-index"));
         const Result r = runIn(*sb, {py, "-c", QString(
             "import socket, os\n"
-            "s = socket.create_connection(('127.0.0.1', %1), timeout=5)\n"
-            "s.sendall(b'hi'); s.close()\n"
-            "print('connected', os.path.exists('/etc/resolv.conf') or os.path.exists('/etc/hosts'))\n")
-            .arg(tcp.serverPort())});
-        QVERIFY2(r.text().startsWith("connected"), qPrintable(r.text() + r.err));
-        QVERIFY(tcp.waitForNewConnection(2000) || tcp.hasPendingConnections());
+            "def attempt(label, family, addr):\n"
+            "    s = socket.socket(family, socket.SOCK_STREAM)\n"
+            "    s.settimeout(2)\n"
+            "    try:\n"
+            "        s.connect(addr); print(label, 'CONNECTED')\n"
+            "    except OSError as e:\n"
+            "        print(label, 'blocked', type(e).__name__)\n"
+            "attempt('tcp', socket.AF_INET, ('127.0.0.1', %1))\n"
+            "attempt('unix', socket.AF_UNIX, '\\0%2')\n"
+            "print('resolv', open('/etc/resolv.conf').read().strip())\n")
+            .arg(tcp.serverPort()).arg(abstractName)});
+        QVERIFY2(!r.text().contains("CONNECTED"), qPrintable(r.text() + r.err));
+        QVERIFY2(r.text().contains("tcp blocked") && r.text().contains("unix blocked"), qPrintable(r.text() + r.err));
+        QVERIFY2(r.text().contains("resolv nameserver 10.0.2.3"), qPrintable(r.text()));
+        QCoreApplication::processEvents();
+        QVERIFY(!tcp.hasPendingConnections());
+        QVERIFY(!unixServer.hasPendingConnections());
         QVERIFY(sb->destroy().confirmed);
     }
 

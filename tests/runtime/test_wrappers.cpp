@@ -464,7 +464,8 @@ with zipfile.ZipFile(f"{sys.argv[1]}/{name}-{ver}-py3-none-any.whl", "w") as z:
                           QStringLiteral("Untitled 1"), {}, true);
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out, QByteArray("{\"name\": \"result.json\", \"size\": 2}\n"));
-        QCOMPARE(r.frames.keys(), (QStringList{"chart-1.png", "result.json"}));
+        QCOMPARE(r.frames.keys(), (QStringList{"chart-1.png", "result.json", "started"}));
+        QCOMPARE(r.frames.value("started"), QByteArray()); // sent first, before the user's code
         QVERIFY(r.frames.value("chart-1.png").startsWith("\x89PNG"));
         checkValid(r);
         // The variable is gone, and the channel is close-on-exec: a child process never gets it.
@@ -589,7 +590,7 @@ with zipfile.ZipFile(f"{sys.argv[1]}/{name}-{ver}-py3-none-any.whl", "w") as z:
                                          "const result = [process.env.SANDPAD_RESULT_FD ?? 'gone', child.includes('frames.bin')];\n"),
                           QStringLiteral("a.mjs"), {}, true);
         QCOMPARE(r.exitCode, 0);
-        QCOMPARE(r.frames.keys(), QStringList{"result.json"});
+        QCOMPARE(r.frames.keys(), (QStringList{"result.json", "started"}));
         QCOMPARE(r.result.value("result").toString(), QStringLiteral("[ 'gone', false ]"));
         const QList<QByteArray> lines = r.out.split('\n');
         QCOMPARE(lines.size(), 20001);

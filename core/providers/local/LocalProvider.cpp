@@ -92,14 +92,28 @@ LocalSandboxConfig LocalProvider::sandboxConfig(const SandboxOptions& options)
     config.setpriv = m_setpriv;
     config.python = m_python;
     config.node = m_node;
-    if (options.language == Language::Python)
-        config.fontCacheFile = fontCacheFile();
+    if (options.language == Language::Python) {
+        const QString file = fontCacheFile();
+        QMutexLocker lock(&m_fontMutex);
+        if (!file.isEmpty() && m_fontBytes.isEmpty()) {
+            QFile f(file);
+            if (f.open(QIODevice::ReadOnly))
+                m_fontBytes = f.readAll();
+        }
+        if (!m_fontBytes.isEmpty()) {
+            config.fontCacheName = QFileInfo(file).fileName();
+            config.fontCache = m_fontBytes; // shared, not copied
+        }
+    }
+    if (options.allowNetwork)
+        config.resolvConf = QByteArrayLiteral("nameserver 10.0.2.3\n");
     return config;
 }
 
 std::unique_ptr<LocalSandbox> LocalProvider::prestarted(Language language, const SandboxOptions& options)
 {
-    // On the pool thread. The wrapper is placed now (the Executor writes the same file again).
+    // On the pool thread. The wrapper is placed now (the Executor writes the same file again; a
+    // pre-started sandbox runs only a job whose wrapper is the one it started with).
     const QFileInfo bwrap(m_bwrap);
     if (!bwrap.exists() || !bwrap.isExecutable())
         return nullptr;
@@ -351,7 +365,7 @@ ValidationReport LocalProvider::validate()
 
     const CleanupReport cleanup = sandbox->destroy();
     add(QStringLiteral("cleanup"), cleanup.confirmed ? L::Ok : L::Error,
-        cleanup.confirmed ? QStringLiteral("no process or folder left behind") : cleanup.detail);
+        cleanup.confirmed ? QStringLiteral("the sandbox's PID 1 was killed and its exit seen: no process left behind") : cleanup.detail);
     return report;
 }
 

@@ -60,6 +60,7 @@ private:
     QMutex m_fontMutex;
     bool m_fontTried = false;
     QString m_fontFile;
+    QByteArray m_fontBytes; // its content, read once
     std::atomic<int> m_pooledCreates{0};
     std::unique_ptr<SandboxPool> m_pool; // last: destroyed first, while the rest is still there
 };

@@ -3,16 +3,21 @@
 #include "providers/Sandbox.h"
 #include "providers/SandboxOptions.h"
 
+#include <QByteArray>
 #include <QList>
 #include <QMap>
 #include <QPair>
-#include <QTemporaryDir>
 #include <atomic>
 #include <memory>
 
 namespace sandpad {
 
 class ResultFrameParser;
+
+namespace localsandbox {
+class SandboxProcess;
+struct InitStatus;
+}
 
 // Everything a LocalSandbox needs from its provider.
 struct LocalSandboxConfig {
@@ -21,18 +26,20 @@ struct LocalSandboxConfig {
     QString setpriv;        // absolute path of setpriv (used when running as root)
     QString python;         // interpreter paths as seen inside the sandbox
     QString node;
-    QString fontCacheFile;  // host fontlist-*.json to bind into MPLCONFIGDIR; may be empty
+    QString fontCacheName;  // fontlist-vNNN.json, copied into MPLCONFIGDIR; may be empty
+    QByteArray fontCache;
+    QByteArray resolvConf;  // /etc/resolv.conf when the network is allowed
     QList<QPair<QString, QString>> writableBinds; // host -> sandbox; only for the font-cache build
 };
 
-// One bubblewrap sandbox (see docs/local-sandbox.md): a host temp dir bound read-only at
-// /sandpad, one bwrap process per run(), results over fd 3. Used from one thread.
+// One bubblewrap sandbox (see docs/local-sandbox.md): nothing on the host's disk - the program's
+// files are kept here and copied into the sandbox's own tmpfs /sandpad when a run starts - one
+// bwrap process per run() with sandpad-init as its PID 1, results over fd 3. Used from one thread.
 class LocalSandbox : public Sandbox {
 public:
     static constexpr int kSandboxUid = 65534;
     static constexpr qint64 kMaxResultBytes = 64LL * 1024 * 1024;
 
-    // Throws ProviderError(Io) when the temp dir cannot be made.
     explicit LocalSandbox(const LocalSandboxConfig& config);
     ~LocalSandbox() override;
 
@@ -47,28 +54,30 @@ public:
     std::optional<QByteArray> readFile(const QString& path) override;
     CleanupReport destroy() override;
 
-    // The host folder behind /sandpad (tests use it to plant canaries).
-    QString hostWorkDir() const;
     // Frames cut because the result channel exceeded kMaxResultBytes, and a protocol error if any.
     QStringList truncatedResults() const { return m_truncated; }
     QString resultChannelError() const { return m_resultError; }
-    // chmod 0700, and under root chown to uid 65534: a folder only the sandbox user can enter.
+    // chmod 0700, and under root chown to uid 65534: a host folder only the sandbox user can
+    // enter (the font-cache build's writable bind).
     static bool restrictToSandboxUser(const QString& path);
     // The full argv (program first) that run() would start for a command; for tests and docs.
     QStringList commandLine(const SandboxCommand& command) const;
+    // The host pid of the last run's PID 1 (tests look at it from outside); -1 before a run.
+    int lastPid1() const { return m_lastPid1; }
 
     // --- Pre-started ("warm") sandboxes, for LocalProvider's pool (docs/local-sandbox.md).
     // The warm command of a language: the wrapper with `--warm`, started before the job is known.
     static SandboxCommand warmCommand(Language language, const QString& interpreter);
     // Starts `command` now (same bwrap policy and limits, except that CPU time and address space
-    // are set when the job arrives) with a job socket on fd 6. The thread that calls this must
-    // outlive the process (bwrap's --die-with-parent follows the starting thread).
+    // are set when the job arrives) with a job socket on fd 6; the files written so far (the
+    // wrapper) are placed. The thread that calls this must outlive the process (the
+    // parent-death signal follows the starting thread).
     void prestart(const SandboxCommand& command);
     // Blocks until the wrapper reported ready (its imports done); false when it died, the time
     // ran out or *abort became true (checked every 100 ms).
     bool waitReady(int timeoutMs, const std::atomic<bool>* abort = nullptr);
-    bool isPrestarted() const { return m_warm.pid > 0; }
-    bool isReady() const { return m_warm.ready; }
+    bool isPrestarted() const;
+    bool isReady() const { return m_warmReady; }
     // False once a pre-started process has exited (e.g. killed for memory) before its job.
     bool isWarmAlive() const;
     // The deadline a pooled sandbox is handed out with (the pool starts it before it is known).
@@ -76,45 +85,33 @@ public:
     const SandboxOptions& options() const { return m_config.options; }
 
 private:
-    struct WarmProcess {
-        int pid = -1;           // bwrap (or setpriv exec'ing it): our direct child
-        int pidFd = -1;         // readable when it exits
-        int outFd = -1, errFd = -1, resultFd = -1, infoFd = -1, jobFd = -1;
-        int interpreterPid = -1;// the wrapper's host pid, for prlimit at job start
-        SandboxCommand command;
-        QByteArray info;
-        int childPid = -1;      // bwrap's --info-fd child-pid (PID 1 of the namespace)
-        int pid1Fd = -1;        // pidfd of it: PID 1 exits only after every process of its namespace
-        bool ready = false;
-        bool reaped = false;
-        int status = 0;
-    };
-    QString hostPathFor(const QString& sandboxPath) const;
-    QStringList bwrapArguments(const SandboxCommand& command) const;
     bool warmCompatible(const SandboxCommand& command) const;
+    CommandOutcome runCold(const SandboxCommand& command, const OutputCallback& onOutput,
+                           RunControl& control);
     CommandOutcome runWarm(const SandboxCommand& command, const OutputCallback& onOutput,
                            RunControl& control);
-    void readWarmInfo();
-    void killWarm();
-    void closeWarmFds();
+    // Both paths: pump the process until it ends (or is stopped), keep what came over the result
+    // channel, and say how it ended. Throws when the sandbox was never set up.
+    CommandOutcome runToEnd(localsandbox::SandboxProcess& process, const OutputCallback& onOutput,
+                            RunControl& control, qint64 timeoutMs);
+    bool sendJob(localsandbox::SandboxProcess& process, const SandboxCommand& command, const QByteArray& limits);
     QByteArray applyJobLimits(qint64 timeoutMs); // the job line's limits part, if any
-    // Both run paths, once the sandbox is gone: keep what came over the result channel.
-    void takeResults(ResultFrameParser& parser);
-    // The outcome of a run that ended by itself (not stopped). Throws when the sandbox was not
-    // set up: !setUp, or bwrap/setpriv failed (exit 1 and its message on stderr).
-    static CommandOutcome endedOutcome(bool bwrapKilled, int code, const QByteArray& stderrHead, bool setUp);
-
-    WarmProcess m_warm;
-    bool m_prestarting = false; // bwrapArguments: limits for a warm start
+    // Ends the process of a run (or a never used pre-started one) and confirms it is gone.
+    void retire(std::unique_ptr<localsandbox::SandboxProcess> process);
 
     LocalSandboxConfig m_config;
-    std::unique_ptr<QTemporaryDir> m_dir;
     QString m_id;
-    QString m_fontTarget; // /tmp/mpl/fontlist-vNNN.json when a font cache is bound
+    QList<SandboxFile> m_files;          // what writeFiles placed, in order (latest wins)
+    QList<SandboxFile> m_warmFiles;      // what the pre-started process was started with
+    SandboxCommand m_warmCommand;
+    std::unique_ptr<localsandbox::SandboxProcess> m_warm;
+    bool m_warmReady = false;
+    int m_interpreterPid = -1;           // the warm wrapper's host pid, for prlimit at job start
     QMap<QString, QByteArray> m_results;
     QStringList m_truncated;
     QString m_resultError;
-    QList<int> m_namespaceFds; // pid namespaces of past runs, held open so inodes stay unique
+    int m_lastPid1 = -1;
+    QStringList m_cleanupProblems;       // from runs already retired
     bool m_destroyed = false;
     CleanupReport m_cleanup;
 };

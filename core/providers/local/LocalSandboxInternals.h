@@ -1,7 +1,7 @@
 #pragma once
 
-// Internals shared by LocalSandbox.cpp (cold runs) and LocalSandboxPrestart.cpp (pre-started
-// sandboxes): fixed fd numbers, the sandbox's limits, and a small owning fd. Not a public API.
+// Internals shared by the local sandbox's files (LocalSandbox, its pre-started mode, SandboxLaunch,
+// SandboxProcess): fixed fd numbers, the sandbox's limits, and a small owning fd. Not a public API.
 
 #include <QFileInfo>
 #include <QString>
@@ -15,11 +15,18 @@
 
 namespace sandpad::localsandbox {
 
-// Fixed fd numbers inside the sandbox (the result channel is part of the runtime protocol).
-constexpr int kResultFd = 3;
+// Fixed fd numbers of the process that starts a sandbox (setpriv/bwrap). bwrap consumes the
+// seccomp, info and data fds; 3 and 6 reach the program, 7 and 8 reach PID 1 (sandpad-init) only.
+constexpr int kResultFd = 3;       // the result channel (part of the runtime protocol)
 constexpr int kSeccompFd = 4;
-constexpr int kInfoFd = 5;
-constexpr int kJobFd = 6;          // pre-started sandboxes: "ready" out, the manifest path in
+constexpr int kInfoFd = 5;         // bwrap --info-fd: the host pid of the sandbox's PID 1
+constexpr int kJobFd = 6;          // pre-started sandboxes: "ready" out, the job in
+constexpr int kStatusFd = 7;       // sandpad-init's status lines ("exec", "exit", "signal", "error")
+constexpr int kGoFd = 8;           // sandpad-init starts the program when this becomes readable
+constexpr int kFirstDataFd = 9;    // then one fd per file bwrap copies in (--file)
+
+// Where sandpad-init lives inside the sandbox (a copy in the root tmpfs, read-only).
+inline QString initPath() { return QStringLiteral("/.sandpad/init"); }
 
 // A warm start's limits until the job arrives (then lowered, see applyJobLimits): the imports
 // must not be cut short, and a hard limit can only be lowered later, never raised.
@@ -28,6 +35,7 @@ constexpr qint64 kWarmAsReserve = 2048LL * 1024 * 1024;
 
 constexpr qint64 kMiB = 1024 * 1024;
 constexpr qint64 kTmpBytes = 512 * kMiB;   // room for `pip install --target /tmp/sandpad-pip`
+constexpr qint64 kWorkBytes = 512 * kMiB;  // /sandpad: the program's files and its scratch space
 constexpr qint64 kHomeBytes = 64 * kMiB;
 constexpr qint64 kShmBytes = 64 * kMiB;
 constexpr qint64 kFileSizeBytes = 256 * kMiB; // largest single file (wheels' .so files fit)
@@ -41,8 +49,16 @@ public:
     explicit Fd(int fd) : m_fd(fd) {}
     Fd(const Fd&) = delete;
     Fd& operator=(const Fd&) = delete;
+    Fd(Fd&& other) noexcept : m_fd(other.release()) {}
+    Fd& operator=(Fd&& other) noexcept
+    {
+        if (this != &other)
+            reset(other.release());
+        return *this;
+    }
     ~Fd() { reset(); }
     int get() const { return m_fd; }
+    bool valid() const { return m_fd >= 0; }
     void reset(int fd = -1)
     {
         if (m_fd >= 0)

@@ -1,0 +1,100 @@
+#pragma once
+
+#include "providers/Sandbox.h"
+#include "providers/local/LocalSandboxInternals.h"
+
+#include <QByteArray>
+#include <QString>
+#include <functional>
+#include <optional>
+#include <sys/types.h>
+
+namespace sandpad {
+
+class ResultFrameParser;
+
+namespace localsandbox {
+
+struct SandboxLaunch;
+
+// What sandpad-init, the sandbox's PID 1, reported on its status descriptor (see its header).
+// The program cannot write there, so this - not the program's exit code or stderr - tells a
+// sandbox that was never set up from a program that failed.
+struct InitStatus {
+    bool started = false;          // "exec PID": set up, the program was executed
+    std::optional<int> exitCode;   // "exit N"
+    std::optional<int> signal;     // "signal N"
+    QString error;                 // "error ...": an option, setup or exec failure
+    // Consumes the complete lines at the start of `buffer`.
+    void take(QByteArray& buffer);
+};
+
+// One started sandbox: setpriv (as root) -> bwrap -> sandpad-init (PID 1) -> the program, and the
+// host's ends of its descriptors. Started with vfork/execve so that the parent-death signal is
+// armed before the first instruction of setpriv/bwrap runs (the sandbox dies with the thread that
+// started it) and the environment is exactly SandboxLaunch::hostEnvironment().
+class SandboxProcess {
+public:
+    SandboxProcess() = default;
+    SandboxProcess(const SandboxProcess&) = delete;
+    SandboxProcess& operator=(const SandboxProcess&) = delete;
+    ~SandboxProcess(); // kills and reaps whatever is left
+
+    // Throws ProviderError(Io). withJob: a socket on kJobFd (pre-started sandboxes); withGo: PID 1
+    // waits on kGoFd until releaseGo().
+    void start(const SandboxLaunch& launch, bool withJob, bool withGo);
+    bool isStarted() const { return m_pid > 0; }
+
+    // The sandbox's PID 1 from bwrap's info descriptor: waits up to timeoutMs for it (0: only what
+    // is there). Also opens a pidfd on it, checked to be bwrap's child (never a reused pid).
+    bool awaitPid1(int timeoutMs);
+    int pid1() const { return m_pid1; }
+    int pid1Fd() const { return m_pid1Fd.get(); }
+    void releaseGo();
+
+    int jobFd() const { return m_job.get(); }
+    void closeJob() { m_job.reset(); }
+    // Drops what the program printed so far (a pre-started wrapper's import noise).
+    void discardOutput();
+    void readStatus();
+    const InitStatus& initStatus() const { return m_init; }
+
+    // Until the outer process exits: output to onOutput (on this thread), the result channel into
+    // parser, status lines; `stopper` may kill it meanwhile; `tick` (if set) runs every tickMs.
+    // Then drains the pipes. Returns the outer process's wait status.
+    // Output is held back until PID 1 reports that the program started (before that, stderr is
+    // bwrap's own: setupMessage() has it).
+    int pump(const OutputCallback& onOutput, ResultFrameParser& parser,
+             const std::function<void()>& tick = {}, int tickMs = 0);
+    // What bwrap/setpriv printed when the sandbox never started the program.
+    QString setupMessage() const;
+
+    // SIGKILL to PID 1 through its pidfd (the kernel then kills every process of its PID
+    // namespace) and to the outer process. Safe at any time, and twice.
+    void kill();
+    // Kills if needed, then waits until PID 1 has exited - the kernel lets a namespace's init
+    // exit only once every other process of it is gone - and reaps the outer process. False with a
+    // reason when that cannot be confirmed within timeoutMs.
+    bool killAndConfirm(int timeoutMs, QString* detail);
+    bool hasExited(); // the outer process, without blocking
+    int waitStatus() const { return m_waitStatus; }
+
+private:
+    void readInfo();
+    bool readAll(Fd& fd, const std::function<void(const char*, qint64)>& sink); // true at EOF
+    void reap(bool block);
+
+    pid_t m_pid = -1;
+    Fd m_pidFd;
+    Fd m_out, m_err, m_result, m_info, m_status, m_go, m_job;
+    QByteArray m_infoText, m_statusText;
+    int m_pid1 = -1;
+    Fd m_pid1Fd;
+    bool m_reaped = false;
+    int m_waitStatus = 0;
+    InitStatus m_init;
+    QByteArray m_heldOut, m_heldErr; // output before the program started
+};
+
+} // namespace localsandbox
+} // namespace sandpad

@@ -3,6 +3,8 @@
 //   reserve RUN MICROS   -> reserved | already | not-needed | insufficient REASON | failed REASON
 //   release RUN          -> released | none
 //   record RUN MICROS    -> recorded | already | insufficient | failed REASON   (debiting credits)
+//   barrier FIFO         -> waiting, then blocks until the parent opens FIFO for writing: all the
+//                           children's next commands then start at once
 // The parent kills it with SIGKILL to stand for a crash between reserving and recording.
 #include "accounting/CreditsAccount.h"
 #include "accounting/UsageLedger.h"
@@ -11,6 +13,8 @@
 #include <QCoreApplication>
 #include <QStringList>
 #include <cstdio>
+#include <fcntl.h>
+#include <unistd.h>
 
 using namespace sandpad;
 
@@ -81,6 +85,14 @@ int main(int argc, char** argv)
             answer(credits.release(runId) ? QStringLiteral("released") : QStringLiteral("none"));
         else if (command == u"record")
             answer(record(ledger, runId, micros));
+        else if (command == u"barrier") {
+            answer(QStringLiteral("waiting"));
+            const int fd = ::open(words.value(1).toLocal8Bit().constData(), O_RDONLY); // blocks
+            if (fd < 0)
+                answer(QStringLiteral("failed cannot open the barrier"));
+            else
+                ::close(fd);
+        }
         else
             answer(QStringLiteral("failed unknown command: ") + command);
     }

@@ -13,6 +13,10 @@
 #include <QSqlQuery>
 #include <QtTest>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <latch>
 #include <memory>
@@ -291,7 +295,7 @@ private slots:
     {
         CreditsAccount& credits = creditsWith(kRun);
         constexpr int kThreads = 8;
-        for (int round = 0; round < 10; ++round) {
+        for (int round = 0; round < 30; ++round) {
             std::latch start(kThreads);
             std::atomic<int> reserved{0}, insufficient{0}, other{0};
             std::atomic<int> winner{-1};
@@ -382,13 +386,24 @@ private slots:
             children.push_back(std::make_unique<Child>());
             QVERIFY2(children.back()->start(m_data.path()), "credits_child did not start");
         }
+        // A FIFO as a barrier: the children wait in open() until this process opens it for writing.
+        const QByteArray fifo = m_data.filePath(QStringLiteral("barrier")).toLocal8Bit();
+        QCOMPARE(::mkfifo(fifo.constData(), 0600), 0);
         const auto reserveAll = [&](const QString& prefix) {
-            // Every child gets its command before any answer is read, so they reserve at once.
-            for (int i = 0; i < kChildren; ++i)
-                children[size_t(i)]->send(QStringLiteral("reserve %1%2 %3").arg(prefix).arg(i).arg(kRun));
             QStringList answers;
+            for (int i = 0; i < kChildren; ++i) {
+                children[size_t(i)]->send(QStringLiteral("barrier %1").arg(QString::fromLocal8Bit(fifo)));
+                children[size_t(i)]->send(QStringLiteral("reserve %1%2 %3").arg(prefix).arg(i).arg(kRun));
+            }
+            for (int i = 0; i < kChildren; ++i) {
+                if (const QString w = children[size_t(i)]->readAnswer(); w != u"waiting")
+                    answers << w;
+            }
+            const int writer = ::open(fifo.constData(), O_WRONLY); // lets them all go at once
             for (int i = 0; i < kChildren; ++i)
                 answers << children[size_t(i)]->readAnswer();
+            if (writer >= 0)
+                ::close(writer);
             return answers;
         };
         const auto winnerOf = [](const QStringList& answers) {
@@ -402,12 +417,19 @@ private slots:
             return answers.count(QStringLiteral("reserved")) == 1 ? winner : -3;
         };
 
-        // 1. One wins; the winner gives the money back; the next round has a winner too.
-        QStringList answers = reserveAll(QStringLiteral("a"));
-        int winner = winnerOf(answers);
-        QVERIFY2(winner >= 0, qPrintable(answers.join(u'|')));
-        QCOMPARE(children[size_t(winner)]->ask(QStringLiteral("release a%1").arg(winner)), QStringLiteral("released"));
+        // 1. One wins; the winner gives the money back; every next round has one winner too.
+        QStringList answers;
+        int winner = -1;
+        for (int round = 0; round < 100; ++round) {
+            const QString prefix = QStringLiteral("a%1-").arg(round);
+            answers = reserveAll(prefix);
+            winner = winnerOf(answers);
+            QVERIFY2(winner >= 0, qPrintable(answers.join(u'|')));
+            QCOMPARE(children[size_t(winner)]->ask(QStringLiteral("release %1%2").arg(prefix).arg(winner)),
+                     QStringLiteral("released"));
+        }
         QCOMPARE(credits.balanceMicros(), kRun);
+        QCOMPARE(reservationRows(), 0);
 
         // 2. One wins and records a paid run: the reservation is consumed, the balance spent once.
         answers = reserveAll(QStringLiteral("b"));

@@ -66,7 +66,8 @@ public:
     };
     std::optional<Summary> summary() const; // nullopt when the account cannot be read
 
-    // Tests move time (reservations made "long ago"); the default is the system clock.
+    // Tests move time (reservations made "long ago"); the default is the system clock. Set it
+    // before other threads use the account.
     void setClockForTesting(Clock clock);
 
 private:

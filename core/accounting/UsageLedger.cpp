@@ -1,5 +1,6 @@
 #include "accounting/UsageLedger.h"
 
+#include "accounting/CreditReservations.h"
 #include "storage/Database.h"
 #include "storage/SqlText.h"
 #include "storage/Transaction.h"
@@ -63,10 +64,17 @@ UsageLedger::RecordOutcome UsageLedger::record(const UsageEntry& entry, bool deb
             m_lastError = q.lastError().text();
             return RecordOutcome::Failed;
         }
-        if (q.next())
-            return RecordOutcome::AlreadyRecorded; // nothing changes (tx rolls back)
+        if (q.next()) {
+            // The ledger row stays as it is; a reservation left for the run is stale: drop it.
+            QString error;
+            if (CreditReservations::remove(db, entry.runId, nullptr, &error))
+                tx.commit();
+            return RecordOutcome::AlreadyRecorded;
+        }
     }
     // The credits account is only debited when it is enabled (disabled = no billing adapter).
+    // The run's own reservation (if any) was counted in the balance when it was made; what the
+    // debit must leave untouched is what other runs in progress hold.
     bool debit = false;
     if (debitCredits && entry.costMicros > 0) {
         QSqlQuery q(db);
@@ -78,12 +86,20 @@ UsageLedger::RecordOutcome UsageLedger::record(const UsageEntry& entry, bool deb
         }
         if (q.value(0).toLongLong() != 0) {
             const qint64 balance = q.value(1).toLongLong();
-            if (balance < entry.costMicros) {
-                m_lastError = QStringLiteral("insufficient credits: the run costs %1 micro-dollars "
-                                             "and the balance is %2")
+            CreditReservations::Held others;
+            QString error;
+            if (!CreditReservations::live(db, QDateTime::currentMSecsSinceEpoch(), entry.runId, &others,
+                                          &error)) {
+                m_lastError = error;
+                return RecordOutcome::Failed;
+            }
+            if (balance - others.micros < entry.costMicros) {
+                m_lastError = QStringLiteral("insufficient credits: the run costs %1 micro-dollars, "
+                                             "the balance is %2 and other runs in progress hold %3")
                                   .arg(entry.costMicros)
-                                  .arg(balance);
-                return RecordOutcome::InsufficientCredits;
+                                  .arg(balance)
+                                  .arg(others.micros);
+                return RecordOutcome::InsufficientCredits; // the run's reservation stays
             }
             debit = true;
         }
@@ -118,6 +134,14 @@ UsageLedger::RecordOutcome UsageLedger::record(const UsageEntry& entry, bool deb
         if (!q.exec() || q.numRowsAffected() != 1) {
             m_lastError = QStringLiteral("cannot debit the credits account: %1")
                               .arg(q.lastError().text());
+            return RecordOutcome::Failed;
+        }
+    }
+    // The run is over: its reservation is consumed by the debit, or given back when nothing was.
+    {
+        QString error;
+        if (!CreditReservations::remove(db, entry.runId, nullptr, &error)) {
+            m_lastError = error;
             return RecordOutcome::Failed;
         }
     }

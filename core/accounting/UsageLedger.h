@@ -17,10 +17,13 @@ public:
     explicit UsageLedger(Database& database);
 
     enum class RecordOutcome { Recorded, AlreadyRecorded, InsufficientCredits, Failed };
-    // Records the run. Idempotent: a second call with the same runId changes nothing and answers
-    // AlreadyRecorded. When debitCredits is true the cost is debited from the credits account in
-    // the same transaction (InsufficientCredits and nothing written if the balance cannot cover it).
-    // With the credits account disabled nothing is debited. An invalid entry.time means now.
+    // Records the run. Idempotent: a second call with the same runId leaves the row as it is and
+    // answers AlreadyRecorded. When debitCredits is true the cost is debited from the credits
+    // account in the same transaction; it may use the run's own reservation but never what other
+    // runs in progress hold (InsufficientCredits and nothing written if the rest cannot cover it).
+    // With the credits account disabled nothing is debited. Whatever the cost, the run's credits
+    // reservation (CreditsAccount::reserve) goes in the same transaction: consumed by the debit,
+    // given back when nothing is debited. An invalid entry.time means now.
     RecordOutcome record(const UsageEntry& entry, bool debitCredits = false);
 
     std::optional<UsageEntry> find(const QString& runId) const;

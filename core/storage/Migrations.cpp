@@ -92,6 +92,19 @@ const QList<Migration>& Migrations::all()
                  PRIMARY KEY (run_id, position)
              ))"),
          }},
+        // 3: credits held by runs in progress, so that concurrent runs (threads and processes
+        // sharing this file) cannot spend one balance twice. A row lives from before the sandbox
+        // is created until the run's ledger row is written; expires_ms frees the money of a
+        // process that crashed in between (see CreditReservations).
+        {3,
+         {
+             QStringLiteral(R"(CREATE TABLE credit_reservations (
+                 run_id        TEXT PRIMARY KEY NOT NULL,
+                 amount_micros INTEGER NOT NULL CHECK (amount_micros > 0),
+                 created_ms    INTEGER NOT NULL,          -- UTC, ms since the epoch
+                 expires_ms    INTEGER NOT NULL
+             ))"),
+         }},
     };
     return migrations;
 }

@@ -1,3 +1,4 @@
+#include "accounting/CreditsAccount.h"
 #include "accounting/UsageLedger.h"
 #include "documents/DocumentStore.h"
 #include "storage/Database.h"
@@ -175,7 +176,7 @@ private slots:
 
         Database db(tmp.path());
         QVERIFY2(db.open(), qPrintable(db.error()));
-        QCOMPARE(db.schemaVersion(), 2);
+        QCOMPARE(db.schemaVersion(), Database::kSchemaVersion);
         QSqlQuery q(db.connection());
         QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM runs")));
         QVERIFY(q.next());
@@ -189,6 +190,44 @@ private slots:
         UsageLedger ledger(db);
         QVERIFY(ledger.find(QStringLiteral("run1")));
         QCOMPARE(ledger.totalMicros(), 50000);
+    }
+
+    void migrateFromVersion2KeepsCreditsAndAddsReservations()
+    {
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("sandpad.db"));
+        // A schema-2 file with credits on, a balance and a paid run, as the previous release left it.
+        QStringList sql = Migrations::all().at(0).statements + Migrations::all().at(1).statements;
+        QCOMPARE(Migrations::all().at(1).version, 2);
+        sql << QStringLiteral("UPDATE credits SET enabled = 1, balance_micros = 120000 WHERE id = 1")
+            << QStringLiteral("INSERT INTO usage (run_id, time_ms, cost_micros) VALUES ('run1', 5, 50000)")
+            << QStringLiteral("PRAGMA user_version = 2");
+        QVERIFY(rawExec(path, sql));
+
+        Database db(tmp.path());
+        QVERIFY2(db.open(), qPrintable(db.error()));
+        QCOMPARE(db.schemaVersion(), 3);
+        QSqlQuery q(db.connection());
+        QVERIFY2(q.exec(QStringLiteral("SELECT COUNT(*) FROM credit_reservations")), qPrintable(q.lastError().text()));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toInt(), 0);
+        // A reservation needs a positive amount.
+        QVERIFY(!q.exec(QStringLiteral("INSERT INTO credit_reservations (run_id, amount_micros, created_ms, "
+                                       "expires_ms) VALUES ('r', 0, 1, 2)")));
+        q.finish();
+        CreditsAccount credits(db);
+        QVERIFY(credits.enabled());
+        QCOMPARE(credits.balanceMicros(), 120000);
+        QCOMPARE(credits.reserve(QStringLiteral("run2"), kCompletedRunCostMicros).outcome,
+                 CreditsAccount::Reservation::Outcome::Reserved);
+        QCOMPARE(credits.summary()->reservedMicros, kCompletedRunCostMicros);
+        QCOMPARE(UsageLedger(db).totalMicros(), 50000);
+
+        // Opening again (another process, a later start) migrates nothing twice.
+        Database again(tmp.path());
+        QVERIFY2(again.open(), qPrintable(again.error()));
+        QCOMPARE(again.schemaVersion(), 3);
+        QCOMPARE(CreditsAccount(again).summary()->runsInProgress, 1);
     }
 
     void newerSchemaRefusedAndUntouched()

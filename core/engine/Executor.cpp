@@ -198,12 +198,15 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, RunHandle& ha
         result.reason = QStringLiteral("refused: no sandbox provider is selected (choose one in Settings, or --provider local)");
         return finish();
     }
-    if (m_credits && m_credits->enabled() && !m_credits->canPay(kCompletedRunCostMicros)) {
-        result.status = RunStatus::InfrastructureError;
-        result.reason = QStringLiteral("refused: the credits balance ($%1) cannot cover a run ($%2)")
-                            .arg(double(m_credits->balanceMicros()) / 1e6, 0, 'f', 2)
-                            .arg(double(kCompletedRunCostMicros) / 1e6, 0, 'f', 2);
-        return finish();
+    // Credits are reserved atomically before a sandbox exists: runs started at once cannot
+    // overspend. account() consumes the reservation (a paid run) or releases it ($0).
+    if (m_credits) {
+        const auto reservation = m_credits->reserve(result.runId, kCompletedRunCostMicros);
+        if (!reservation.granted()) {
+            result.status = RunStatus::InfrastructureError;
+            result.reason = QStringLiteral("refused: %1").arg(reservation.reason);
+            return finish();
+        }
     }
     if (control.isCancelled()) {
         result.status = RunStatus::Cancelled;
@@ -314,8 +317,11 @@ void Executor::account(ExecutionResult& result, const QString& source)
     result.costMicros = completed ? kCompletedRunCostMicros : 0;
     if (!completed && result.reason.isEmpty())
         result.reason = runStatusName(result.status);
-    if (!m_ledger)
+    if (!m_ledger) {
+        if (m_credits)
+            m_credits->release(result.runId);
         return;
+    }
     UsageEntry entry;
     entry.runId = result.runId;
     entry.time = QDateTime::currentDateTimeUtc();
@@ -330,9 +336,12 @@ void Executor::account(ExecutionResult& result, const QString& source)
     entry.reason = completed ? QString() : result.reason;
     const bool debit = m_credits && m_credits->enabled() && entry.costMicros > 0;
     auto outcome = m_ledger->record(entry, debit);
-    if (outcome == UsageLedger::RecordOutcome::Failed)
+    if (outcome == UsageLedger::RecordOutcome::Failed) {
         qWarning("sandpad: could not record run %s in the usage ledger: %s", qPrintable(entry.runId),
                  qPrintable(m_ledger->lastError()));
+        if (m_credits)
+            m_credits->release(result.runId); // else the money stays held until it expires
+    }
     if (outcome == UsageLedger::RecordOutcome::InsufficientCredits) {
         // The balance changed while the run was going: record it unpaid, with the reason.
         entry.costMicros = 0;

@@ -141,7 +141,7 @@ CommandOutcome LocalSandbox::runCold(const SandboxCommand& command, const Output
 {
     auto process = std::make_unique<SandboxProcess>();
     process->start(SandboxLaunch::build(m_config, command, m_files, SandboxLaunch::Mode::Cold, false),
-                   false, false);
+                   false);
     const qint64 timeoutMs = command.timeoutMs > 0 ? command.timeoutMs : m_config.options.deadlineSeconds * 1000LL;
     CommandOutcome outcome;
     try {

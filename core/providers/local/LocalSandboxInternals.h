@@ -22,7 +22,8 @@ constexpr int kSeccompFd = 4;
 constexpr int kInfoFd = 5;         // bwrap --info-fd: the host pid of the sandbox's PID 1
 constexpr int kJobFd = 6;          // pre-started sandboxes: "ready" out, the job in
 constexpr int kStatusFd = 7;       // sandpad-init's status lines ("exec", "exit", "signal", "error")
-constexpr int kGoFd = 8;           // sandpad-init starts the program when this becomes readable
+constexpr int kLifelineFd = 8;     // sandpad-init exits at its EOF (the app is gone); with --wait it
+                                   // starts the program at the first byte
 constexpr int kFirstDataFd = 9;    // then one fd per file bwrap copies in (--file)
 
 // Where sandpad-init lives inside the sandbox (a copy in the root tmpfs, read-only).

@@ -144,7 +144,7 @@ void LocalSandbox::prestart(const SandboxCommand& command)
     if (SandboxLaunch::initProgram().isEmpty())
         throw ProviderError(ProviderError::Kind::Io, QStringLiteral("sandpad-init is missing from this build"));
     auto process = std::make_unique<SandboxProcess>();
-    process->start(SandboxLaunch::build(m_config, command, m_files, SandboxLaunch::Mode::Warm, false), true, false);
+    process->start(SandboxLaunch::build(m_config, command, m_files, SandboxLaunch::Mode::Warm, false), true);
     m_warmFiles = m_files;
     m_warmCommand = command;
     m_warm = std::move(process);

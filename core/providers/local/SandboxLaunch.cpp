@@ -185,8 +185,9 @@ SandboxLaunch SandboxLaunch::build(const LocalSandboxConfig& config, const Sandb
     const qint64 timeoutMs = command.timeoutMs > 0 ? command.timeoutMs : opt.deadlineSeconds * 1000LL;
     const qint64 cpuSoft = (timeoutMs + 999) / 1000 * qMax(1, QThread::idealThreadCount()) + 1;
     a << QStringLiteral("--") << initPath() << QStringLiteral("--status-fd") << QString::number(kStatusFd);
+    a << QStringLiteral("--lifeline-fd") << QString::number(kLifelineFd);
     if (go)
-        a << QStringLiteral("--go-fd") << QString::number(kGoFd);
+        a << QStringLiteral("--wait");
     auto limit = [&a](const char* name, const QString& value) {
         a << QStringLiteral("--rlimit") << QLatin1String(name) + u'=' + value;
     };

@@ -27,7 +27,7 @@ struct SandboxLaunch {
     QList<QByteArray> data;    // content of fd kFirstDataFd + i
 
     // `files` are placed under /sandpad (the work dir, a tmpfs the program may write to).
-    // With `go`, PID 1 waits for a byte on kGoFd before it starts the program.
+    // With `go`, PID 1 waits for a byte on its lifeline (kLifelineFd) before it starts the program.
     static SandboxLaunch build(const LocalSandboxConfig& config, const SandboxCommand& command,
                                const QList<SandboxFile>& files, Mode mode, bool go);
 

@@ -104,18 +104,17 @@ SandboxProcess::~SandboxProcess()
     }
 }
 
-void SandboxProcess::start(const SandboxLaunch& launch, bool withJob, bool withGo)
+void SandboxProcess::start(const SandboxLaunch& launch, bool withJob)
 {
     if (m_pid > 0)
         fail(QStringLiteral("already started"));
-    Fd outW, errW, resW, infoW, statW, goR, jobChild;
+    Fd outW, errW, resW, infoW, statW, lifelineR, jobChild;
     makePipe(m_out, outW);
     makePipe(m_err, errW);
     makePipe(m_result, resW);
     makePipe(m_info, infoW);
     makePipe(m_status, statW);
-    if (withGo)
-        makePipe(goR, m_go);
+    makePipe(lifelineR, m_lifeline);
     if (withJob) {
         int p[2];
         if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p) != 0)
@@ -140,8 +139,7 @@ void SandboxProcess::start(const SandboxLaunch& launch, bool withJob, bool withG
                                          {kStatusFd, statW.get()}};
     if (withJob)
         map.push_back({kJobFd, jobChild.get()});
-    if (withGo)
-        map.push_back({kGoFd, goR.get()});
+    map.push_back({kLifelineFd, lifelineR.get()});
     for (size_t i = 0; i < data.size(); ++i)
         map.push_back({kFirstDataFd + int(i), data[i].get()});
     int highest = 0;
@@ -285,12 +283,10 @@ bool SandboxProcess::awaitPid1(int timeoutMs)
 
 void SandboxProcess::releaseGo()
 {
-    if (!m_go.valid())
-        return;
+    // One byte; the pipe stays open as the lifeline.
     const char byte = 'g';
-    while (::write(m_go.get(), &byte, 1) < 0 && errno == EINTR) {
+    while (m_lifeline.valid() && ::write(m_lifeline.get(), &byte, 1) < 0 && errno == EINTR) {
     }
-    m_go.reset();
 }
 
 void SandboxProcess::discardOutput()
@@ -351,6 +347,7 @@ bool SandboxProcess::killAndConfirm(int timeoutMs, QString* detail)
         awaitPid1(2000);
     }
     kill();
+    m_lifeline.reset();
     bool confirmed = true;
     if (m_pid1Fd.valid()) {
         pollfd p{m_pid1Fd.get(), POLLIN, 0};

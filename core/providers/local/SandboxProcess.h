@@ -40,9 +40,10 @@ public:
     SandboxProcess& operator=(const SandboxProcess&) = delete;
     ~SandboxProcess(); // kills and reaps whatever is left
 
-    // Throws ProviderError(Io). withJob: a socket on kJobFd (pre-started sandboxes); withGo: PID 1
-    // waits on kGoFd until releaseGo().
-    void start(const SandboxLaunch& launch, bool withJob, bool withGo);
+    // Throws ProviderError(Io). withJob: a socket on kJobFd (pre-started sandboxes). The lifeline
+    // (kLifelineFd) is held here: PID 1 exits when it closes - with this object, or with the app.
+    // If the launch waits for it (go), PID 1 starts the program at releaseGo().
+    void start(const SandboxLaunch& launch, bool withJob);
     bool isStarted() const { return m_pid > 0; }
 
     // The sandbox's PID 1 from bwrap's info descriptor: waits up to timeoutMs for it (0: only what
@@ -86,7 +87,7 @@ private:
 
     pid_t m_pid = -1;
     Fd m_pidFd;
-    Fd m_out, m_err, m_result, m_info, m_status, m_go, m_job;
+    Fd m_out, m_err, m_result, m_info, m_status, m_lifeline, m_job;
     QByteArray m_infoText, m_statusText;
     int m_pid1 = -1;
     Fd m_pid1Fd;

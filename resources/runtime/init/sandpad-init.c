@@ -1,6 +1,7 @@
 /* sandpad-init: PID 1 of a local Sandpad sandbox (started by bwrap --as-pid-1).
  *
- *   sandpad-init [--status-fd N] [--go-fd N] [--rlimit NAME=SOFT[:HARD]]... -- PROGRAM [ARG]...
+ *   sandpad-init [--status-fd N] [--lifeline-fd N [--wait]] [--rlimit NAME=SOFT[:HARD]]...
+ *                -- PROGRAM [ARG]...
  *
  * Why our own init instead of bwrap's: bwrap's PID 1 keeps the environment bwrap was started with
  * and is dumpable with the snippet's uid, so a snippet could read /proc/1/environ and rewrite
@@ -15,12 +16,17 @@
  *   "exec PID\n"             the program was executed (the sandbox is set up)
  *   "error MESSAGE\n"        it could not be (bad option, exec failure); exit status 127
  *   "exit CODE\n" / "signal N\n"   how the program ended; init then exits with CODE or 128+N
- * With --go-fd, the program is started only once a byte (or EOF) arrives there: the host uses it
- * to finish setting the sandbox up from outside (e.g. its network) before any user code runs.
+ * The lifeline is a pipe whose only writer is the app: when it ends (EOF - the app exited or
+ * crashed, or the host is done with the sandbox) init exits and the kernel kills the namespace.
+ * This holds even where a parent-death signal cannot (bwrap arms PID 1's only just before it
+ * executes init, too late if the app died a moment earlier). With --wait, the program starts only
+ * once a byte arrives there: the host finishes setting the sandbox up from outside (its network)
+ * before any user code runs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,6 +34,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -144,14 +151,6 @@ static int parse_limit(const char *text, struct limit *out)
     return out->value.rlim_cur <= out->value.rlim_max ? 0 : -1;
 }
 
-static void close_from(unsigned first)
-{
-    if (syscall(SYS_close_range, first, ~0U, 0) == 0)
-        return;
-    for (int fd = (int)first; fd < 1024; ++fd)
-        close(fd);
-}
-
 int main(int argc, char **argv)
 {
     /* First: nothing of the user runs yet, and from now on no process of the sandbox may read or
@@ -161,7 +160,8 @@ int main(int argc, char **argv)
 
     struct limit limits[kMaxLimits];
     int nlimits = 0;
-    int go_fd = -1;
+    int lifeline = -1;
+    int wait_go = 0;
     int i = 1;
     for (; i < argc; ++i) {
         if (strcmp(argv[i], "--") == 0) {
@@ -172,10 +172,12 @@ int main(int argc, char **argv)
             g_status_fd = parse_fd(argv[++i]);
             if (g_status_fd < 0 || fcntl(g_status_fd, F_SETFD, FD_CLOEXEC) != 0)
                 _exit(127);
-        } else if (strcmp(argv[i], "--go-fd") == 0 && i + 1 < argc) {
-            go_fd = parse_fd(argv[++i]);
-            if (go_fd < 0 || fcntl(go_fd, F_SETFD, FD_CLOEXEC) != 0)
-                fail("bad --go-fd");
+        } else if (strcmp(argv[i], "--lifeline-fd") == 0 && i + 1 < argc) {
+            lifeline = parse_fd(argv[++i]);
+            if (lifeline < 0 || fcntl(lifeline, F_SETFD, FD_CLOEXEC) != 0)
+                fail("bad --lifeline-fd");
+        } else if (strcmp(argv[i], "--wait") == 0) {
+            wait_go = 1;
         } else if (strcmp(argv[i], "--rlimit") == 0 && i + 1 < argc) {
             if (nlimits == kMaxLimits || parse_limit(argv[++i], &limits[nlimits]) != 0)
                 fail("bad --rlimit");
@@ -188,12 +190,25 @@ int main(int argc, char **argv)
         fail("no program given");
     char **program = argv + i;
 
-    if (go_fd >= 0) {
+    if (wait_go) {
+        if (lifeline < 0)
+            fail("--wait needs --lifeline-fd");
         char byte;
-        while (read(go_fd, &byte, 1) < 0 && errno == EINTR) {
+        ssize_t got;
+        while ((got = read(lifeline, &byte, 1)) < 0 && errno == EINTR) {
         }
-        close(go_fd);
+        if (got != 1)
+            _exit(127); /* the app is gone: never start the program */
     }
+
+    /* SIGCHLD through a signalfd, so that one poll() watches the children and the lifeline. */
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, NULL);
+    const int sigfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (sigfd < 0)
+        fail("signalfd failed");
 
     int exec_pipe[2];
     if (pipe2(exec_pipe, O_CLOEXEC) != 0)
@@ -228,21 +243,10 @@ int main(int argc, char **argv)
     while ((got = read(exec_pipe[0], &err, sizeof err)) < 0 && errno == EINTR) {
     }
     close(exec_pipe[0]);
-    const int keep = g_status_fd;
-    for (int fd = 0; fd < 3; ++fd)
-        if (fd != keep)
+    /* Keep the status pipe, the lifeline and the signalfd; close everything else. */
+    for (int fd = 0; fd < 1024; ++fd) {
+        if (fd != g_status_fd && fd != lifeline && fd != sigfd)
             close(fd);
-    if (keep >= 3) {
-        /* Move the status fd to 3 and close everything above it. */
-        if (keep != 3) {
-            if (dup3(keep, 3, O_CLOEXEC) == 3) {
-                close(keep);
-                g_status_fd = 3;
-            }
-        }
-        close_from((unsigned)g_status_fd + 1);
-    } else {
-        close_from(3);
     }
     if (got > 0) {
         report("error cannot start %s: %s\n", program[0], strerror(err));
@@ -254,23 +258,44 @@ int main(int argc, char **argv)
     report("exec %d\n", (int)child);
 
     for (;;) {
-        int status = 0;
-        const pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0) {
+        struct pollfd p[2] = {{sigfd, POLLIN, 0}, {lifeline, POLLIN, 0}};
+        if (poll(p, lifeline >= 0 ? 2 : 1, -1) < 0) {
             if (errno == EINTR)
                 continue;
-            report("error waitpid: %s\n", strerror(errno));
+            report("error poll: %s\n", strerror(errno));
             _exit(127);
         }
-        if (pid != child)
-            continue; /* an orphan of the sandbox, reaped */
-        if (WIFEXITED(status)) {
-            report("exit %d\n", WEXITSTATUS(status));
-            _exit(WEXITSTATUS(status));
+        if (lifeline >= 0 && (p[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+            char byte;
+            if (read(lifeline, &byte, 1) <= 0) { /* EOF: the app is gone or done with us */
+                report("error the host ended the sandbox\n");
+                _exit(137);
+            }
         }
-        if (WIFSIGNALED(status)) {
-            report("signal %d\n", WTERMSIG(status));
-            _exit(128 + WTERMSIG(status));
+        struct signalfd_siginfo info;
+        while (read(sigfd, &info, sizeof info) > 0) {
+        }
+        for (;;) {
+            int status = 0;
+            const pid_t pid = waitpid(-1, &status, WNOHANG);
+            if (pid == 0)
+                break;
+            if (pid < 0) {
+                if (errno == EINTR)
+                    continue;
+                report("error waitpid: %s\n", strerror(errno));
+                _exit(127);
+            }
+            if (pid != child)
+                continue; /* an orphan of the sandbox, reaped */
+            if (WIFEXITED(status)) {
+                report("exit %d\n", WEXITSTATUS(status));
+                _exit(WEXITSTATUS(status));
+            }
+            if (WIFSIGNALED(status)) {
+                report("signal %d\n", WTERMSIG(status));
+                _exit(128 + WTERMSIG(status));
+            }
         }
     }
 }

@@ -11,8 +11,12 @@
 #include <QRegularExpression>
 #include <QStringList>
 
+#include <arpa/inet.h>
 #include <csignal>
 #include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -201,5 +205,24 @@ private:
     qint64 m_startMs = -1;
     QByteArray m_out, m_err;
 };
+
+// The first up, non-loopback IPv4 address of this host (the way out a sandbox's user network must
+// reach without the internet), or empty.
+inline QByteArray hostAddress()
+{
+    ifaddrs* list = nullptr;
+    if (::getifaddrs(&list) != 0)
+        return {};
+    QByteArray found;
+    for (ifaddrs* i = list; i && found.isEmpty(); i = i->ifa_next) {
+        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || (i->ifa_flags & IFF_LOOPBACK) || !(i->ifa_flags & IFF_UP))
+            continue;
+        char text[INET_ADDRSTRLEN];
+        if (::inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(i->ifa_addr)->sin_addr, text, sizeof text))
+            found = text;
+    }
+    ::freeifaddrs(list);
+    return found;
+}
 
 } // namespace sandpad::test

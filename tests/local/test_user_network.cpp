@@ -17,8 +17,6 @@
 #include <QtTest>
 
 #include <arpa/inet.h>
-#include <ifaddrs.h>
-#include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -27,6 +25,7 @@
 
 using namespace sandpad;
 using sandpad::test::HeldSandbox;
+using sandpad::test::hostAddress;
 
 namespace {
 
@@ -109,24 +108,6 @@ void listenAbstract(Listener& l, const QByteArray& name)
     const socklen_t len = socklen_t(offsetof(sockaddr_un, sun_path) + 1 + name.size());
     if (::bind(l.fd, reinterpret_cast<sockaddr*>(&a), len) == 0 && ::listen(l.fd, 8) == 0)
         l.port = 1;
-}
-
-// The first up, non-loopback IPv4 address of this host, or empty.
-QByteArray hostAddress()
-{
-    ifaddrs* list = nullptr;
-    if (::getifaddrs(&list) != 0)
-        return {};
-    QByteArray found;
-    for (ifaddrs* i = list; i && found.isEmpty(); i = i->ifa_next) {
-        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || (i->ifa_flags & IFF_LOOPBACK) || !(i->ifa_flags & IFF_UP))
-            continue;
-        char text[INET_ADDRSTRLEN];
-        if (::inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(i->ifa_addr)->sin_addr, text, sizeof text))
-            found = text;
-    }
-    ::freeifaddrs(list);
-    return found;
 }
 
 // Starts the network of a held sandbox; on failure the reason, with what bwrap said.
@@ -262,6 +243,9 @@ private slots:
     {
         QVERIFY2(QFileInfo::exists(QStringLiteral("/usr/bin/bwrap")), "bubblewrap is needed");
         const UserNetwork::Availability a = UserNetwork::availability();
+        // A normal user needs /dev/net/tun 0666 (udev's default on Debian; not on a bare VM).
+        if (!a.available && !root && a.detail.contains(QLatin1String("/dev/net/tun")))
+            QSKIP(qPrintable(a.detail));
         QVERIFY2(a.available, qPrintable(a.detail)); // packaging/install-deps.sh installs slirp4netns
         QVERIFY2(a.detail.startsWith(QStringLiteral("user-mode (slirp4netns ")), qPrintable(a.detail));
     }

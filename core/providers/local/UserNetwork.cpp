@@ -1,6 +1,7 @@
 #include "providers/local/UserNetwork.h"
 
 #include "providers/ProviderError.h"
+#include "providers/local/LocalSandbox.h"
 #include "providers/local/LocalSandboxInternals.h"
 
 #include <QElapsedTimer>
@@ -79,22 +80,15 @@ void writeAll(int fd, const char* text)
 
 [[noreturn]] void childFail(const char* what)
 {
-    const int e = errno;
-    char num[16];
-    int n = 0;
-    int v = e;
-    do {
-        num[n++] = char('0' + v % 10);
-        v /= 10;
-    } while (v > 0 && n < 15);
-    char digits[16];
-    for (int i = 0; i < n; ++i)
-        digits[i] = num[n - 1 - i];
-    digits[n] = '\0';
+    char digits[12];
+    int at = sizeof digits - 1;
+    digits[at] = '\0';
+    for (unsigned v = unsigned(errno); at == sizeof digits - 1 || v > 0; v /= 10)
+        digits[--at] = char('0' + v % 10);
     writeAll(2, "sandpad: ");
     writeAll(2, what);
     writeAll(2, " failed (errno ");
-    writeAll(2, digits);
+    writeAll(2, digits + at);
     writeAll(2, ")\n");
     ::_exit(126);
 }
@@ -191,7 +185,7 @@ struct Spawn {
     if (::getppid() != parent)
         ::_exit(127);
     if (dropFromRoot) {
-        const uid_t id = 65534; // LocalSandbox::kSandboxUid
+        const uid_t id = LocalSandbox::kSandboxUid;
         if (::setgroups(0, nullptr) != 0 || ::setresgid(id, id, id) != 0 || ::setresuid(id, id, id) != 0)
             ::_exit(125);
         ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);

@@ -479,6 +479,10 @@ private slots:
         ::syscall(SYS_pidfd_send_signal, pid1Fd, SIGKILL, nullptr, 0);
         int status = 0;
         const pid_t reaped = ::waitpid(helper, &status, 0); // reparented to us
+        // Which of the two fired first: the parent-death signal (signal 9) or the exit-fd (exit 0).
+        qInfo("slirp4netns after its owner was killed: %s",
+              qPrintable(WIFSIGNALED(status) ? QStringLiteral("signal %1").arg(WTERMSIG(status))
+                                             : QStringLiteral("exit %1").arg(WEXITSTATUS(status))));
         ::close(helperFd);
         ::close(pid1Fd);
         ::prctl(PR_SET_CHILD_SUBREAPER, 0);

@@ -12,6 +12,7 @@ packages=(
   libseccomp-dev libgl-dev
   # the local sandbox and its runtimes
   bubblewrap util-linux
+  slirp4netns  # "network allowed": user-mode networking without the host's loopback
   python3 python3-pip python3-matplotlib python3-pandas python3-numpy python3-sympy
   fonts-dejavu-core
   # headless GUI tests and screenshots

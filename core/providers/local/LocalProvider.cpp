@@ -4,6 +4,7 @@
 #include "providers/RunControl.h"
 #include "providers/local/LocalSandbox.h"
 #include "providers/local/SeccompFilter.h"
+#include "providers/local/UserNetwork.h"
 #include "runtime/RuntimeProgram.h"
 
 #include <QDir>
@@ -106,7 +107,7 @@ LocalSandboxConfig LocalProvider::sandboxConfig(const SandboxOptions& options)
         }
     }
     if (options.allowNetwork)
-        config.resolvConf = QByteArrayLiteral("nameserver 10.0.2.3\n");
+        config.resolvConf = UserNetwork::resolvConf();
     return config;
 }
 
@@ -358,6 +359,8 @@ ValidationReport LocalProvider::validate()
     } catch (const std::exception& e) {
         add(QStringLiteral("node"), L::Error, QString::fromUtf8(e.what()));
     }
+
+    report.items.append(UserNetwork::validationItem());
 
     add(QStringLiteral("matplotlib font cache"), fontCacheFile().isEmpty() ? L::Warning : L::Ok,
         fontCacheFile().isEmpty() ? QStringLiteral("not built: plots start slower (matplotlib builds it per run)")

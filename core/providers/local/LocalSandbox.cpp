@@ -139,12 +139,16 @@ CommandOutcome LocalSandbox::run(const SandboxCommand& command, const OutputCall
 CommandOutcome LocalSandbox::runCold(const SandboxCommand& command, const OutputCallback& onOutput,
                                      RunControl& control)
 {
+    const bool network = m_config.options.allowNetwork;
     auto process = std::make_unique<SandboxProcess>();
-    process->start(SandboxLaunch::build(m_config, command, m_files, SandboxLaunch::Mode::Cold, false),
-                   false);
+    process->start(SandboxLaunch::build(m_config, command, m_files, SandboxLaunch::Mode::Cold, network), false);
     const qint64 timeoutMs = command.timeoutMs > 0 ? command.timeoutMs : m_config.options.deadlineSeconds * 1000LL;
     CommandOutcome outcome;
     try {
+        if (network) { // the program starts only once its network is there
+            process->attachNetwork(5000);
+            process->releaseGo();
+        }
         outcome = runToEnd(*process, onOutput, control, timeoutMs);
     } catch (...) {
         retire(std::move(process));

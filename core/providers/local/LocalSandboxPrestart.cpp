@@ -7,6 +7,7 @@
 #include "providers/local/LocalSandboxInternals.h"
 #include "providers/local/SandboxLaunch.h"
 #include "providers/local/SandboxProcess.h"
+#include "providers/local/UserNetwork.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -143,8 +144,19 @@ void LocalSandbox::prestart(const SandboxCommand& command)
                             QStringLiteral("Running as root needs setpriv (util-linux) to drop privileges"));
     if (SandboxLaunch::initProgram().isEmpty())
         throw ProviderError(ProviderError::Kind::Io, QStringLiteral("sandpad-init is missing from this build"));
+    const bool network = m_config.options.allowNetwork;
     auto process = std::make_unique<SandboxProcess>();
-    process->start(SandboxLaunch::build(m_config, command, m_files, SandboxLaunch::Mode::Warm, false), true);
+    process->start(SandboxLaunch::build(m_config, command, m_files, SandboxLaunch::Mode::Warm, network), true);
+    if (network) {
+        try {
+            process->attachNetwork(5000);
+        } catch (...) {
+            QString ignored;
+            process->killAndConfirm(10000, &ignored);
+            throw;
+        }
+        process->releaseGo();
+    }
     m_warmFiles = m_files;
     m_warmCommand = command;
     m_warm = std::move(process);

@@ -3,6 +3,7 @@
 #include "providers/local/LocalSandbox.h"
 #include "providers/local/LocalSandboxInternals.h"
 #include "providers/local/SeccompFilter.h"
+#include "providers/local/UserNetwork.h"
 #include "runtime/RuntimeProgram.h"
 
 #include <QDir>
@@ -165,8 +166,7 @@ SandboxLaunch SandboxLaunch::build(const LocalSandboxConfig& config, const Sandb
     addFile(launch, a, QStringLiteral("/etc/group"), groupText(), 0644);
     if (opt.allowNetwork) {
         addFile(launch, a, QStringLiteral("/etc/resolv.conf"), config.resolvConf, 0644);
-        addFile(launch, a, QStringLiteral("/etc/hosts"),
-                QByteArrayLiteral("127.0.0.1\tlocalhost\n::1\tlocalhost\n127.0.1.1\tsandbox\n"), 0644);
+        addFile(launch, a, QStringLiteral("/etc/hosts"), UserNetwork::hosts(QStringLiteral("sandbox")), 0644);
     }
     if (!config.fontCacheName.isEmpty() && !config.fontCache.isEmpty())
         addFile(launch, a, QStringLiteral("/tmp/mpl/") + config.fontCacheName, config.fontCache, 0644);

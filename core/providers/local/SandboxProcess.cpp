@@ -3,6 +3,7 @@
 #include "providers/ProviderError.h"
 #include "providers/local/SandboxLaunch.h"
 #include "providers/local/SeccompFilter.h"
+#include "providers/local/UserNetwork.h"
 #include "runtime/ResultFrameParser.h"
 
 #include <QElapsedTimer>
@@ -96,8 +97,11 @@ void InitStatus::take(QByteArray& buffer)
         buffer.clear();
 }
 
+SandboxProcess::SandboxProcess() = default;
+
 SandboxProcess::~SandboxProcess()
 {
+    // (m_network, if any, is stopped by killAndConfirm or its own destructor.)
     if (m_pid > 0 && !m_reaped) {
         QString ignored;
         killAndConfirm(10000, &ignored);
@@ -289,6 +293,16 @@ void SandboxProcess::releaseGo()
     }
 }
 
+void SandboxProcess::attachNetwork(int timeoutMs)
+{
+    if (!awaitPid1(timeoutMs))
+        throw ProviderError(ProviderError::Kind::Io,
+                            QStringLiteral("The sandbox could not be set up: bubblewrap did not report its PID 1"));
+    auto network = std::make_unique<UserNetwork>();
+    network->start(m_pid1, timeoutMs);
+    m_network = std::move(network);
+}
+
 void SandboxProcess::discardOutput()
 {
     readAll(m_out, {});
@@ -366,6 +380,9 @@ bool SandboxProcess::killAndConfirm(int timeoutMs, QString* detail)
     reap(true);
     m_pid1Fd.reset();
     m_pidFd.reset();
+    if (m_network)
+        m_network->stop(); // returns once the helper is reaped
+    m_network.reset();
     return confirmed;
 }
 

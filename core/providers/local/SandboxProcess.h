@@ -6,12 +6,14 @@
 #include <QByteArray>
 #include <QString>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <sys/types.h>
 
 namespace sandpad {
 
 class ResultFrameParser;
+class UserNetwork;
 
 namespace localsandbox {
 
@@ -35,7 +37,7 @@ struct InitStatus {
 // started it) and the environment is exactly SandboxLaunch::hostEnvironment().
 class SandboxProcess {
 public:
-    SandboxProcess() = default;
+    SandboxProcess();
     SandboxProcess(const SandboxProcess&) = delete;
     SandboxProcess& operator=(const SandboxProcess&) = delete;
     ~SandboxProcess(); // kills and reaps whatever is left
@@ -52,6 +54,10 @@ public:
     int pid1() const { return m_pid1; }
     int pid1Fd() const { return m_pid1Fd.get(); }
     void releaseGo();
+    // Network allowed: user-mode networking for the sandbox's own network namespace, attached
+    // from outside before releaseGo() (needs PID 1). Throws ProviderError(Io). Stopped once PID 1
+    // is gone.
+    void attachNetwork(int timeoutMs);
 
     int jobFd() const { return m_job.get(); }
     void closeJob() { m_job.reset(); }
@@ -94,6 +100,7 @@ private:
     bool m_reaped = false;
     int m_waitStatus = 0;
     InitStatus m_init;
+    std::unique_ptr<UserNetwork> m_network;
     QByteArray m_heldOut, m_heldErr; // output before the program started
 };
 

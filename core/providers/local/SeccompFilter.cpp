@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 namespace sandpad {
@@ -30,7 +31,24 @@ const char* const kDenied[] = {
     "io_uring_setup", "io_uring_enter", "io_uring_register",
     "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
     "process_vm_readv", "process_vm_writev", "acct", "swapon", "swapoff", "syslog", "quotactl",
+    // Another process's descriptors, secret memory no one can see or count, the LDT (old
+    // kernel bugs), file handles that bypass paths.
+    "pidfd_getfd", "memfd_secret", "modify_ldt", "open_by_handle_at", "name_to_handle_at",
+    // SysV shared memory and message queues hold memory that belongs to no process (the memory
+    // watchdog could not count it); POSIX shm in /dev/shm (a sized tmpfs) is what Python and
+    // node use.
+    "shmget", "shmat", "msgget", "msgsnd",
 };
+
+// Socket families a snippet may use; every other one fails with EAFNOSUPPORT (AF_VSOCK, for one,
+// is not per network namespace on every kernel; AF_ALG, AF_KEY, AF_PACKET, ... are kernel attack
+// surface no snippet needs).
+constexpr int kAllowedFamilies[] = {AF_UNIX, AF_INET, AF_INET6, AF_NETLINK};
+
+// personality() flags that weaken the address space (no ASLR, executable data, page 0 mapped).
+constexpr scmp_datum_t kDeniedPersonality[] = {0x0040000 /* ADDR_NO_RANDOMIZE */, 0x0400000 /* READ_IMPLIES_EXEC */,
+                                               0x0100000 /* MMAP_PAGE_ZERO */, 0x0200000 /* ADDR_COMPAT_LAYOUT */,
+                                               0x0800000 /* ADDR_LIMIT_32BIT */, 0x8000000 /* ADDR_LIMIT_3GB */};
 
 Built build()
 {
@@ -75,6 +93,47 @@ Built build()
                                         SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag));
         if (rc < 0) {
             fail(QStringLiteral("clone flag rule"), rc);
+            seccomp_release(ctx);
+            return out;
+        }
+        ++out.rules;
+    }
+    // Socket families: the kernel reads the family as a 32-bit int, so every rule looks at the low
+    // 32 bits only. Values 0..63 one by one (allowed ones excepted), anything larger (or
+    // negative) through its high bits.
+    for (const int call : {SCMP_SYS(socket), SCMP_SYS(socketpair)}) {
+        for (scmp_datum_t family = 0; family < 64; ++family) {
+            bool allowed = false;
+            for (int ok : kAllowedFamilies)
+                allowed = allowed || scmp_datum_t(ok) == family;
+            if (allowed)
+                continue;
+            const int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), call, 1,
+                                            SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, family));
+            if (rc < 0) {
+                fail(QStringLiteral("socket family rule"), rc);
+                seccomp_release(ctx);
+                return out;
+            }
+            ++out.rules;
+        }
+        for (int bit = 6; bit < 32; ++bit) {
+            const scmp_datum_t mask = scmp_datum_t(1) << bit;
+            const int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), call, 1,
+                                            SCMP_A0(SCMP_CMP_MASKED_EQ, mask, mask));
+            if (rc < 0) {
+                fail(QStringLiteral("socket family rule"), rc);
+                seccomp_release(ctx);
+                return out;
+            }
+            ++out.rules;
+        }
+    }
+    for (scmp_datum_t flag : kDeniedPersonality) {
+        const int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(personality), 1,
+                                        SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag));
+        if (rc < 0) {
+            fail(QStringLiteral("personality rule"), rc);
             seccomp_release(ctx);
             return out;
         }

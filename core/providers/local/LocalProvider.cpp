@@ -13,7 +13,8 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QStandardPaths>
-#include <QTemporaryDir>
+#include <QRegularExpression>
+#include <QSaveFile>
 
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
@@ -165,9 +166,10 @@ QString LocalProvider::fontCacheKey() const
 
 QString LocalProvider::buildFontCache()
 {
-    // A one-off sandbox lets matplotlib build fontlist-*.json into a writable bind; sandboxes
-    // then get only that file bound read-only (binding the folder does not work: matplotlib
-    // rebuilds elsewhere). Kept across app starts while its key (fontCacheKey) holds.
+    // A one-off sandbox lets matplotlib build fontlist-*.json in its own MPLCONFIGDIR and sends
+    // it back over the result channel (no host folder is bound in, none can be left behind);
+    // sandboxes then get a copy of that file. Kept across app starts while its key
+    // (fontCacheKey) holds.
     try {
         const QString cacheDir = fontCacheDir();
         if (cacheDir.isEmpty())
@@ -182,37 +184,36 @@ QString LocalProvider::buildFontCache()
                 return cacheDir + u'/' + existing.first();
         }
 
-        QTemporaryDir build(QDir::tempPath() + QStringLiteral("/sandpad-mplbuild-XXXXXX"));
-        if (!build.isValid())
-            return {};
-        if (!LocalSandbox::restrictToSandboxUser(build.path()))
-            return {};
         LocalSandboxConfig config;
         config.bwrap = m_bwrap;
         config.setpriv = m_setpriv;
         config.python = m_python;
         config.node = m_node;
-        config.writableBinds = {{build.path(), QStringLiteral("/tmp/mplbuild")}};
         LocalSandbox sandbox(config);
-        const Captured c = runCaptured(sandbox, {m_python, QStringLiteral("-c"),
-                                                 QStringLiteral("import matplotlib.font_manager")},
+        const Captured c = runCaptured(sandbox, {m_python, QStringLiteral("-c"), QStringLiteral(
+            "import glob, os\n"
+            "import matplotlib.font_manager\n"
+            "path = glob.glob('/tmp/mplbuild/fontlist-*.json')[0]\n"
+            "data = open(path, 'rb').read()\n"
+            "name = os.path.basename(path)\n"
+            "os.write(3, ('{\"name\": \"%s\", \"size\": %d}\\n' % (name, len(data))).encode())\n"
+            "view = memoryview(data)\n"
+            "while view:\n"
+            "    view = view[os.write(3, view):]\n"
+            "print(name)\n")},
                                        120000, {{QStringLiteral("MPLCONFIGDIR"), QStringLiteral("/tmp/mplbuild")}});
+        const QString name = QString::fromUtf8(c.out).trimmed();
+        const auto content = sandbox.readFile(QStringLiteral("/sandpad/out/") + name);
         sandbox.destroy();
-        if (c.outcome.exitCode != 0)
-            return {};
-        const QStringList found = QDir(build.path()).entryList({QStringLiteral("fontlist-*.json")}, QDir::Files);
-        if (found.isEmpty())
+        static const QRegularExpression valid(QStringLiteral("^fontlist-v\\d+\\.json$"));
+        if (c.outcome.exitCode != 0 || !valid.match(name).hasMatch() || !content || content->isEmpty())
             return {};
         for (const QString& old : QDir(cacheDir).entryList({QStringLiteral("fontlist-*.json")}, QDir::Files))
-            if (old != found.first())
+            if (old != name)
                 QFile::remove(cacheDir + u'/' + old);
-        const QString target = cacheDir + u'/' + found.first();
-        const QString partial = target + QStringLiteral(".part");
-        QFile::remove(partial);
-        if (!QFile::copy(build.path() + u'/' + found.first(), partial))
-            return {};
-        // rename() is atomic: a concurrent app process never copies a half-written file.
-        if (::rename(QFile::encodeName(partial).constData(), QFile::encodeName(target).constData()) != 0)
+        const QString target = cacheDir + u'/' + name;
+        QSaveFile file(target); // written whole, then renamed: a concurrent app never reads half of it
+        if (!file.open(QIODevice::WriteOnly) || file.write(*content) != content->size() || !file.commit())
             return {};
         QFile stored(keyFile);
         if (stored.open(QIODevice::WriteOnly | QIODevice::Truncate))

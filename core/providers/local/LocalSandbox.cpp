@@ -46,16 +46,6 @@ LocalSandbox::~LocalSandbox()
     destroy();
 }
 
-bool LocalSandbox::restrictToSandboxUser(const QString& path)
-{
-    // Only the sandbox's user may enter: under root that is uid 65534 (root drops to it before
-    // bwrap), otherwise the user, mapped to 65534 inside.
-    const QByteArray p = QFile::encodeName(path);
-    if (::geteuid() == 0 && ::chown(p.constData(), kSandboxUid, kSandboxUid) != 0)
-        return false;
-    return ::chmod(p.constData(), 0700) == 0;
-}
-
 QString LocalSandbox::id() const { return m_id; }
 QString LocalSandbox::workDir() const { return QStringLiteral("/sandpad"); }
 

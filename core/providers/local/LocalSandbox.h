@@ -29,7 +29,6 @@ struct LocalSandboxConfig {
     QString fontCacheName;  // fontlist-vNNN.json, copied into MPLCONFIGDIR; may be empty
     QByteArray fontCache;
     QByteArray resolvConf;  // /etc/resolv.conf when the network is allowed
-    QList<QPair<QString, QString>> writableBinds; // host -> sandbox; only for the font-cache build
 };
 
 // One bubblewrap sandbox (see docs/local-sandbox.md): nothing on the host's disk - the program's
@@ -57,9 +56,6 @@ public:
     // Frames cut because the result channel exceeded kMaxResultBytes, and a protocol error if any.
     QStringList truncatedResults() const { return m_truncated; }
     QString resultChannelError() const { return m_resultError; }
-    // chmod 0700, and under root chown to uid 65534: a host folder only the sandbox user can
-    // enter (the font-cache build's writable bind).
-    static bool restrictToSandboxUser(const QString& path);
     // The full argv (program first) that run() would start for a command; for tests and docs.
     QStringList commandLine(const SandboxCommand& command) const;
     // The host pid of the last run's PID 1 (tests look at it from outside); -1 before a run.
@@ -70,8 +66,7 @@ public:
     static SandboxCommand warmCommand(Language language, const QString& interpreter);
     // Starts `command` now (same bwrap policy and limits, except that CPU time and address space
     // are set when the job arrives) with a job socket on fd 6; the files written so far (the
-    // wrapper) are placed. The thread that calls this must outlive the process (the
-    // parent-death signal follows the starting thread).
+    // wrapper) are placed.
     void prestart(const SandboxCommand& command);
     // Blocks until the wrapper reported ready (its imports done); false when it died, the time
     // ran out or *abort became true (checked every 100 ms).

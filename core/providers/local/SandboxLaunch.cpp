@@ -75,10 +75,7 @@ SandboxLaunch SandboxLaunch::build(const LocalSandboxConfig& config, const Sandb
     if (::geteuid() == 0)
         a << config.setpriv << QStringLiteral("--reuid=%1").arg(LocalSandbox::kSandboxUid)
           << QStringLiteral("--regid=%1").arg(LocalSandbox::kSandboxUid) << QStringLiteral("--clear-groups")
-          << QStringLiteral("--inh-caps=-all") << QStringLiteral("--bounding-set=-all")
-          // The uid change clears a parent-death signal; re-arm it until bwrap arms its own
-          // (--die-with-parent), so an app that exits during start-up leaves no bwrap behind.
-          << QStringLiteral("--pdeathsig=SIGKILL") << QStringLiteral("--");
+          << QStringLiteral("--inh-caps=-all") << QStringLiteral("--bounding-set=-all") << QStringLiteral("--");
     a << config.bwrap;
 
     // Every namespace, the network's too (with the network allowed, user-mode networking is
@@ -89,7 +86,10 @@ SandboxLaunch SandboxLaunch::build(const LocalSandboxConfig& config, const Sandb
       << QStringLiteral("--uid") << QString::number(LocalSandbox::kSandboxUid)
       << QStringLiteral("--gid") << QString::number(LocalSandbox::kSandboxUid)
       << QStringLiteral("--hostname") << QStringLiteral("sandbox")
-      << QStringLiteral("--die-with-parent") << QStringLiteral("--new-session")
+      // No --die-with-parent: the sandbox's lifetime is PID 1's lifeline, which ends with the app
+      // at any moment. A parent-death signal would kill bwrap midway through its set-up if the
+      // app died then, and leave its half-made child waiting forever.
+      << QStringLiteral("--new-session")
       << QStringLiteral("--cap-drop") << QStringLiteral("ALL")
       // PID 1 is sandpad-init (non-dumpable, holds nothing), not bwrap's own reaper.
       << QStringLiteral("--as-pid-1");
@@ -157,8 +157,6 @@ SandboxLaunch SandboxLaunch::build(const LocalSandboxConfig& config, const Sandb
       << QStringLiteral("--size") << QString::number(kShmBytes) << QStringLiteral("--tmpfs") << QStringLiteral("/dev/shm")
       << QStringLiteral("--size") << QString::number(kWorkBytes) << QStringLiteral("--perms") << QStringLiteral("0755")
       << QStringLiteral("--tmpfs") << QStringLiteral("/sandpad");
-    for (const auto& bind : config.writableBinds)
-        a << QStringLiteral("--bind") << bind.first << bind.second;
 
     // Copied in from descriptors: no host path is bound, so none shows in /proc/self/mountinfo.
     addFile(launch, a, initPath(), initProgram(), 0555);
@@ -184,7 +182,8 @@ SandboxLaunch SandboxLaunch::build(const LocalSandboxConfig& config, const Sandb
     // so it is one budget per sandbox, not shared with the host user or other sandboxes.
     const qint64 timeoutMs = command.timeoutMs > 0 ? command.timeoutMs : opt.deadlineSeconds * 1000LL;
     const qint64 cpuSoft = (timeoutMs + 999) / 1000 * qMax(1, QThread::idealThreadCount()) + 1;
-    a << QStringLiteral("--") << initPath() << QStringLiteral("--status-fd") << QString::number(kStatusFd);
+    a << QStringLiteral("--") << initPath() << QStringLiteral("--status-fd") << QString::number(kStatusFd)
+      << QStringLiteral("--close-from") << QString::number(kFirstDataFd); // bwrap's leftovers
     a << QStringLiteral("--lifeline-fd") << QString::number(kLifelineFd);
     if (go)
         a << QStringLiteral("--wait");

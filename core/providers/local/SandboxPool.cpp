@@ -28,10 +28,9 @@ SandboxPool::~SandboxPool()
         m_stopping = true;
     }
     m_changed.notify_all();
-    if (m_thread.joinable())
-        m_thread.join();
-    // The thread that started them is gone, so --die-with-parent has already killed them;
-    // destroy() reaps each and checks that nothing of it is left.
+    if (m_thread)
+        m_thread->wait();
+    // destroy() kills each (its PID 1 through its pidfd) and confirms that nothing of it is left.
     std::vector<std::unique_ptr<LocalSandbox>> rest;
     {
         std::lock_guard lock(m_mutex);
@@ -89,8 +88,11 @@ void SandboxPool::start()
     {
         std::lock_guard lock(m_mutex);
         m_started = true;
-        if (!m_thread.joinable())
-            m_thread = std::thread([this] { loop(); });
+        if (!m_thread) {
+            m_thread.reset(QThread::create([this] { loop(); }));
+            m_thread->setObjectName(QStringLiteral("sandpad-pool"));
+            m_thread->start();
+        }
     }
     m_changed.notify_all();
 }

@@ -11,7 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <thread>
+#include <QThread>
 #include <vector>
 
 namespace sandpad {
@@ -19,8 +19,7 @@ namespace sandpad {
 class RunControl;
 
 // Pre-started local sandboxes (docs/local-sandbox.md, "Pool"): per language up to size() of
-// them, each started on the pool's own thread (bwrap's --die-with-parent follows that thread, so
-// it lives as long as the pool), waiting for one job. take() hands one out and the thread starts
+// them, each started on the pool's own thread, waiting for one job. take() hands one out and the thread starts
 // the next. Thread-safe; nothing here blocks the caller except take() while a sandbox of its
 // language is still importing.
 class SandboxPool {
@@ -70,7 +69,7 @@ private:
     MemoryProbe m_memory;
     mutable std::mutex m_mutex;
     std::condition_variable m_changed;
-    std::thread m_thread;
+    std::unique_ptr<QThread> m_thread; // a QThread: sandbox runs on it (the font-cache build) use Qt timers
     std::atomic<bool> m_stopping{false};
     bool m_started = false;
     int m_size = 1;

@@ -146,6 +146,10 @@ void SandboxProcess::start(const SandboxLaunch& launch, bool withJob)
     map.push_back({kLifelineFd, lifelineR.get()});
     for (size_t i = 0; i < data.size(); ++i)
         map.push_back({kFirstDataFd + int(i), data[i].get()});
+    // A reader of the info pipe inside bwrap itself: if the app dies before bwrap reported its
+    // child, the report still succeeds (no SIGPIPE/EPIPE), bwrap goes on to release the child,
+    // and PID 1 ends at its lifeline's EOF - instead of a half-made child waiting forever.
+    map.push_back({kFirstDataFd + int(data.size()), m_info.get()});
     int highest = 0;
     for (const auto& [target, source] : map)
         highest = std::max(highest, target);
@@ -187,7 +191,7 @@ void SandboxProcess::start(const SandboxLaunch& launch, bool withJob)
     const pid_t pid = ::vfork();
     if (pid == 0) {
         // Only async-signal-safe calls from here to execve.
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL); // dies with the thread that started it
+        // The app already gone: do not start at all. (No parent-death signal: see SandboxLaunch.)
         if (::getppid() != parent)
             ::_exit(127);
         const int devnull = ::open("/dev/null", O_RDONLY);

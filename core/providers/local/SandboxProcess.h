@@ -32,9 +32,9 @@ struct InitStatus {
 };
 
 // One started sandbox: setpriv (as root) -> bwrap -> sandpad-init (PID 1) -> the program, and the
-// host's ends of its descriptors. Started with vfork/execve so that the parent-death signal is
-// armed before the first instruction of setpriv/bwrap runs (the sandbox dies with the thread that
-// started it) and the environment is exactly SandboxLaunch::hostEnvironment().
+// host's ends of its descriptors, among them PID 1's lifeline: the sandbox ends when this object
+// or the app does, at whatever moment. Started with vfork/execve with exactly the descriptors it
+// needs and SandboxLaunch::hostEnvironment().
 class SandboxProcess {
 public:
     SandboxProcess();

@@ -1,7 +1,7 @@
 /* sandpad-init: PID 1 of a local Sandpad sandbox (started by bwrap --as-pid-1).
  *
- *   sandpad-init [--status-fd N] [--lifeline-fd N [--wait]] [--rlimit NAME=SOFT[:HARD]]...
- *                -- PROGRAM [ARG]...
+ *   sandpad-init [--status-fd N] [--lifeline-fd N [--wait]] [--close-from N]
+ *                [--rlimit NAME=SOFT[:HARD]]... -- PROGRAM [ARG]...
  *
  * Why our own init instead of bwrap's: bwrap's PID 1 keeps the environment bwrap was started with
  * and is dumpable with the snippet's uid, so a snippet could read /proc/1/environ and rewrite
@@ -18,8 +18,9 @@
  *   "exit CODE\n" / "signal N\n"   how the program ended; init then exits with CODE or 128+N
  * The lifeline is a pipe whose only writer is the app: when it ends (EOF - the app exited or
  * crashed, or the host is done with the sandbox) init exits and the kernel kills the namespace.
- * This holds even where a parent-death signal cannot (bwrap arms PID 1's only just before it
- * executes init, too late if the app died a moment earlier). With --wait, the program starts only
+ * This holds where a parent-death signal cannot: bwrap would arm one only just before it executes
+ * init (too late if the app died a moment earlier), and one on bwrap itself would kill it midway
+ * through its set-up, leaving its half-made child waiting forever. With --wait, the program starts only
  * once a byte arrives there: the host finishes setting the sandbox up from outside (its network)
  * before any user code runs.
  */
@@ -176,6 +177,14 @@ int main(int argc, char **argv)
             lifeline = parse_fd(argv[++i]);
             if (lifeline < 0 || fcntl(lifeline, F_SETFD, FD_CLOEXEC) != 0)
                 fail("bad --lifeline-fd");
+        } else if (strcmp(argv[i], "--close-from") == 0 && i + 1 < argc) {
+            /* Descriptors meant for bwrap, not for the program (e.g. the host's info reader). */
+            const int first = parse_fd(argv[++i]);
+            if (first < 3)
+                fail("bad --close-from");
+            for (int fd = first; fd < 1024; ++fd)
+                if (fd != g_status_fd && fd != lifeline)
+                    close(fd);
         } else if (strcmp(argv[i], "--wait") == 0) {
             wait_go = 1;
         } else if (strcmp(argv[i], "--rlimit") == 0 && i + 1 < argc) {
@@ -209,6 +218,12 @@ int main(int argc, char **argv)
     const int sigfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
     if (sigfd < 0)
         fail("signalfd failed");
+
+    if (lifeline >= 0) { /* the app died while bwrap set us up: start nothing */
+        struct pollfd p = {lifeline, POLLIN, 0};
+        if (poll(&p, 1, 0) == 1 && (p.revents & POLLHUP) && !(p.revents & POLLIN))
+            _exit(137);
+    }
 
     int exec_pipe[2];
     if (pipe2(exec_pipe, O_CLOEXEC) != 0)

@@ -372,6 +372,9 @@ public:
         }
 
         const QJsonArray elements = requireArray(chart, QStringLiteral("elements"), QStringLiteral("chart"));
+        if (elements.size() > ChartSpec::maxElements)
+            fail(QStringLiteral("chart.elements"), QStringLiteral("has %1 elements; the limit is %2")
+                                                       .arg(ResultLimits::countText(elements.size()), ResultLimits::countText(ChartSpec::maxElements)));
         switch (spec.m_type) {
         case ChartType::Line:
         case ChartType::Scatter: parsePoints(elements); break;

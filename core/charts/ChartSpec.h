@@ -49,6 +49,8 @@ public:
     // At most this many values (points, bars, slices, box values) in one chart: as many as a run
     // may return in all its charts.
     static constexpr qsizetype maxValues = ResultLimits::chartValuesPerRun;
+    // At most this many elements (series, bars, slices, boxes): each is an object to parse.
+    static constexpr qsizetype maxElements = ResultLimits::chartElementsPerRun;
 
     // Never throws: a chart that does not fit the schema gives an error naming the field, e.g.
     // `chart.elements[2].points[5]: y must be a number, got "abc"`.

@@ -8,6 +8,8 @@
 #include "runtime/RuntimeProgram.h"
 #include "runtime/WrapperResult.h"
 
+#include <QJsonArray>
+
 namespace sandpad {
 
 namespace {
@@ -27,6 +29,11 @@ QString ResultCollector::collect(const RuntimeProgram& program, Sandbox& sandbox
         const auto json = sandbox.readFile(program.resultPath);
         if (!json) {
             // No report: the wrapper itself died (killed by a limit, or the interpreter is broken).
+            // The wrapper exits 0 only after writing result.json, so with 0 it never arrived.
+            if (result.exitCode == 0)
+                return QStringLiteral("the program ended without a result (exit code 0: it ended itself before the result "
+                                      "was written, or its results were over the %1 the result channel carries)")
+                    .arg(L::bytesText(L::channelBytes));
             return QStringLiteral("the program ended without a result (exit code %1)")
                 .arg(result.exitCode ? QString::number(*result.exitCode) : QStringLiteral("none"));
         }
@@ -37,10 +44,16 @@ QString ResultCollector::collect(const RuntimeProgram& program, Sandbox& sandbox
     }
 
     // The run's totals first, before any chart is parsed or decoded.
-    qint64 values = 0;
-    for (const WrapperChartRef& ref : std::as_const(parsed->charts))
-        if (ref.kind == WrapperChartRef::Kind::Interactive)
+    qint64 values = 0, elements = 0;
+    for (const WrapperChartRef& ref : std::as_const(parsed->charts)) {
+        if (ref.kind == WrapperChartRef::Kind::Interactive) {
             values += ChartSpec::valueCount(ref.spec);
+            elements += ref.spec.value(QStringLiteral("elements")).toArray().size();
+        }
+    }
+    if (elements > L::chartElementsPerRun)
+        return tooLarge(QStringLiteral("the charts have %1 elements (bars, slices, boxes, series); the limit is %2 per run")
+                            .arg(L::countText(elements), L::countText(L::chartElementsPerRun)));
     if (values > L::chartValuesPerRun)
         return tooLarge(QStringLiteral("the charts have %1 values; the limit is %2 per run")
                             .arg(L::countText(values), L::countText(L::chartValuesPerRun)));

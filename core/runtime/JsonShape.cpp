@@ -27,7 +27,7 @@ unsigned char classOf(char c)
 
 } // namespace
 
-JsonShape JsonShape::scan(QByteArrayView json, int maxDepth, qint64 maxContainers, qint64 maxValues)
+JsonShape JsonShape::scan(QByteArrayView json, const Limits& limits)
 {
     JsonShape shape;
     const char* p = json.data();
@@ -36,6 +36,8 @@ JsonShape JsonShape::scan(QByteArrayView json, int maxDepth, qint64 maxContainer
     while (p < end) {
         switch (classOf(*p)) {
         case Open:
+            if (*p == '{')
+                ++shape.objects;
             ++shape.containers;
             ++shape.values;
             if (++depth > shape.depth)
@@ -80,7 +82,7 @@ JsonShape JsonShape::scan(QByteArrayView json, int maxDepth, qint64 maxContainer
                 ++p;
             break;
         }
-        if (shape.depth > maxDepth || shape.containers > maxContainers || shape.values > maxValues)
+        if (!shape.within(limits))
             break;
     }
     return shape;

@@ -18,8 +18,12 @@ struct ResultLimits {
     // ~150 bytes of memory, so 3 bytes of "[]," could otherwise cost 50 times their size.
     static constexpr int documentDepth = 32;                   // a chart needs 8
     static constexpr qint64 chartValuesPerRun = 1'000'000;     // points, bars, slices, box values
-    static constexpr qint64 documentContainers = chartValuesPerRun + 50'000; // one per point or bar
-    static constexpr qint64 documentValues = 4 * chartValuesPerRun + 50'000; // a bar is 4 values
+    // Elements of all charts: bars, slices, boxes and series. Each is an object, which costs ~300
+    // bytes parsed (a point, a list of two numbers, ~150), and no one reads 100,000 bars.
+    static constexpr qint64 chartElementsPerRun = 100'000;
+    static constexpr qint64 documentObjects = chartElementsPerRun + 1'000;
+    static constexpr qint64 documentContainers = chartValuesPerRun + 50'000; // one per point
+    static constexpr qint64 documentValues = 3 * chartValuesPerRun + 50'000; // a point is 3 values
 
     // Each text of result.json: `result`, error name, value and traceback, chart_error.
     static constexpr qsizetype textChars = 4'000'000;

@@ -71,12 +71,16 @@ std::optional<WrapperResult> WrapperResult::parse(const QByteArray& json, QStrin
     if (json.size() > L::documentBytes)
         return tooLarge(problem, QStringLiteral("result.json is %1; the limit is %2")
                                      .arg(L::bytesText(json.size()), L::bytesText(L::documentBytes)));
-    const JsonShape shape = JsonShape::scan(json, L::documentDepth, L::documentContainers, L::documentValues);
+    const JsonShape shape = JsonShape::scan(json, {L::documentDepth, L::documentContainers, L::documentObjects, L::documentValues});
     if (shape.depth > L::documentDepth)
         return invalid(problem, QStringLiteral("it is nested more than %1 levels deep").arg(L::documentDepth));
+    if (shape.objects > L::documentObjects)
+        return tooLarge(problem, QStringLiteral("result.json has more than %1 objects; charts may have %2 elements "
+                                                "(bars, slices, boxes, series) per run, each an object")
+                                     .arg(L::countText(L::documentObjects), L::countText(L::chartElementsPerRun)));
     if (shape.containers > L::documentContainers)
-        return tooLarge(problem, QStringLiteral("result.json has more than %1 lists and objects; charts may have %2 values "
-                                                    "(points, bars) per run, each a list or an object")
+        return tooLarge(problem, QStringLiteral("result.json has more than %1 lists and objects; charts may have %2 points "
+                                                    "per run, each a list")
                                      .arg(L::countText(L::documentContainers), L::countText(L::chartValuesPerRun)));
     if (shape.values > L::documentValues)
         return tooLarge(problem, QStringLiteral("result.json has more than %1 values")

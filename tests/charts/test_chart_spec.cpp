@@ -182,6 +182,16 @@ private slots:
         bars.removeLast();
         QVERIFY(ChartSpec::parse(QJsonObject{{"type", "bar"}, {"elements", bars}}).ok());
     }
+    void elementsCap()
+    {
+        QJsonArray bars;
+        for (qsizetype i = 0; i <= ChartSpec::maxElements; ++i)
+            bars.append(QJsonObject{{"label", "a"}, {"value", 1}});
+        const auto r = ChartSpec::parse(QJsonObject{{"type", "bar"}, {"elements", bars}});
+        QCOMPARE(r.error, QStringLiteral("chart.elements: has 100,001 elements; the limit is 100,000"));
+        bars.removeLast();
+        QVERIFY(ChartSpec::parse(QJsonObject{{"type", "bar"}, {"elements", bars}}).ok());
+    }
     void textCap_data()
     {
         QTest::addColumn<QJsonObject>("chart");

@@ -185,12 +185,25 @@ private slots:
 
         // Across charts: each one alone is within the limit (and result.json within its own).
         QJsonArray points;
-        for (int i = 0; i < 520'000; ++i)
+        for (int i = 0; i < 505'000; ++i)
             points.append(QJsonArray{i, 1});
         const QJsonObject spec{{"type", "scatter"}, {"elements", QJsonArray{QJsonObject{{"points", points}}}}};
         const QJsonObject chart{{"kind", "interactive"}, {"spec", spec}};
         sandbox.files["result.json"] = resultJson(QJsonArray{chart, chart});
-        QCOMPARE(refused(sandbox), QStringLiteral("The result is too large: the charts have 1,040,000 values; the limit is 1,000,000 per run"));
+        QCOMPARE(refused(sandbox), QStringLiteral("The result is too large: the charts have 1,010,000 values; the limit is 1,000,000 per run"));
+    }
+
+    void refusesTooManyChartElements()
+    {
+        // Two bar charts of 50,200 bars: each is within the limit, result.json within its own.
+        QJsonArray bars;
+        for (int i = 0; i < 50'200; ++i)
+            bars.append(QJsonObject{{"label", QString::number(i)}, {"value", i}});
+        const QJsonObject chart{{"kind", "interactive"}, {"spec", QJsonObject{{"type", "bar"}, {"elements", bars}}}};
+        FileSandbox sandbox;
+        sandbox.files["result.json"] = resultJson(QJsonArray{chart, chart});
+        QCOMPARE(refused(sandbox), QStringLiteral("The result is too large: the charts have 100,400 elements (bars, slices, boxes, series); "
+                                                  "the limit is 100,000 per run"));
     }
 
     void refusesTooManyCharts()
@@ -297,6 +310,10 @@ private slots:
         ExecutionResult result;
         result.exitCode = 1;
         QCOMPARE(ResultCollector::collect(m_program, sandbox, result), QStringLiteral("the program ended without a result (exit code 1)"));
+        result.exitCode = 0;
+        QCOMPARE(ResultCollector::collect(m_program, sandbox, result),
+                 QStringLiteral("the program ended without a result (exit code 0: it ended itself before the result was written, "
+                                "or its results were over the 64 MiB the result channel carries)"));
     }
 };
 

@@ -97,10 +97,14 @@ private slots:
         QByteArray lists = "[]";
         lists = head + '[' + (lists + ',').repeated(L::documentContainers) + "[]]}";
         QTest::newRow("lists") << lists << "The result is too large: result.json has more than 1,050,000 lists and objects; "
-                                           "charts may have 1,000,000 values (points, bars) per run, each a list or an object";
+                                           "charts may have 1,000,000 points per run, each a list";
+        QByteArray objects = "{},";
+        objects = head + '[' + objects.repeated(L::documentObjects) + "{}]}";
+        QTest::newRow("objects") << objects << "The result is too large: result.json has more than 101,000 objects; "
+                                               "charts may have 100,000 elements (bars, slices, boxes, series) per run, each an object";
         QByteArray zeros = "0,";
         zeros = head + '[' + zeros.repeated(L::documentValues) + "0]}";
-        QTest::newRow("values") << zeros << "The result is too large: result.json has more than 4,050,000 values";
+        QTest::newRow("values") << zeros << "The result is too large: result.json has more than 3,050,000 values";
         QJsonArray charts;
         for (int i = 0; i <= L::chartsPerRun; ++i)
             charts.append(QJsonObject{{"kind", "png"}, {"file", "chart-1.png"}});
@@ -144,13 +148,15 @@ private slots:
     {
         // Brackets, quotes and colons inside strings are text; keys are not values.
         const QByteArray json = "{\"a\": \"[[[\\\"{]]]\\\\\", \"b\" : [1, -2.5e3, true, null, {\"c\": \"d\"}], \"e\": []}";
-        const JsonShape shape = JsonShape::scan(json, 100, 100, 100);
+        const JsonShape shape = JsonShape::scan(json, {100, 100, 100, 100});
         QCOMPARE(shape.containers, 4);
+        QCOMPARE(shape.objects, 2);
         QCOMPARE(shape.values, 10); // 4 containers, 2 strings, 4 scalars
         QCOMPARE(shape.depth, 3);
         QVERIFY(WrapperResult::parse("{\"status\": \"success\", \"result\": \"[[[\\\"]]]\"}"));
         // It stops early once over a limit.
-        QCOMPARE(JsonShape::scan("[[[[[[[[", 3, 100, 100).depth, 4);
+        QCOMPARE(JsonShape::scan("[[[[[[[[", {3, 100, 100, 100}).depth, 4);
+        QCOMPARE(JsonShape::scan("[{},{},{},{},{}]", {10, 100, 2, 100}).objects, 3);
     }
 
     void frames()

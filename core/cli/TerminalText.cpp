@@ -70,7 +70,8 @@ QString TerminalText::finish()
 QString TerminalText::escaped(QStringView text)
 {
     TerminalText t;
-    return t.escape(text) + t.finish();
+    QString shown = t.escape(text);
+    return shown + t.finish(); // in this order: the CR escape() held back
 }
 
 } // namespace sandpad

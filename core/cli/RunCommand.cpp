@@ -1,8 +1,8 @@
 #include "cli/RunCommand.h"
 
-#include "cli/TerminalText.h"
 #include "accounting/CreditsAccount.h"
 #include "accounting/UsageLedger.h"
+#include "cli/TerminalText.h"
 #include "documents/DocumentStore.h"
 #include "engine/ExecutionRequest.h"
 #include "engine/Executor.h"
@@ -34,15 +34,15 @@ struct OutputFile {
     bool terminal;
 };
 
-OutputFile& standardOut()
+const OutputFile& standardOut()
 {
-    static OutputFile f{stdout, ::isatty(STDOUT_FILENO) == 1};
+    static const OutputFile f{stdout, ::isatty(STDOUT_FILENO) == 1};
     return f;
 }
 
-OutputFile& standardErr()
+const OutputFile& standardErr()
 {
-    static OutputFile f{stderr, ::isatty(STDERR_FILENO) == 1};
+    static const OutputFile f{stderr, ::isatty(STDERR_FILENO) == 1};
     return f;
 }
 

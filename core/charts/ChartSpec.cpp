@@ -1,5 +1,7 @@
 #include "charts/ChartSpec.h"
 
+#include "runtime/ResultLimits.h"
+
 #include <QDateTime>
 #include <QHash>
 #include <QJsonArray>
@@ -75,6 +77,26 @@ std::optional<double> parseIsoDateTime(QString text)
     return double(dt.toMSecsSinceEpoch());
 }
 
+// Where an element is, for error messages: built only when there is an error to report, since
+// formatting it for each of a million points took most of the parsing time.
+QString elementAt(qsizetype i)
+{
+    return QStringLiteral("chart.elements[%1]").arg(i);
+}
+
+QString pointAt(qsizetype i, qsizetype j)
+{
+    return QStringLiteral("chart.elements[%1].points[%2]").arg(i).arg(j);
+}
+
+// A label or title: a string of bounded length (it is drawn, and a megabyte of title is no label).
+void checkText(const QString& text, const QString& where)
+{
+    if (text.size() > ResultLimits::chartTextChars)
+        fail(where, QStringLiteral("has %1 characters; the limit is %2")
+                        .arg(ResultLimits::countText(text.size()), ResultLimits::countText(ResultLimits::chartTextChars)));
+}
+
 } // namespace
 
 class ChartSpecParser {
@@ -86,7 +108,7 @@ public:
     {
         values += n;
         if (values > ChartSpec::maxValues)
-            fail(where, QStringLiteral("the chart has more than %1 values").arg(ChartSpec::maxValues));
+            fail(where, QStringLiteral("the chart has more than %1 values").arg(ResultLimits::countText(ChartSpec::maxValues)));
     }
 
     static QString optionalString(const QJsonObject& o, const QString& key, const QString& where,
@@ -97,7 +119,9 @@ public:
             return fallback;
         if (!v.isString())
             fail(where + u'.' + key, QStringLiteral("must be a string, got ") + describe(v));
-        return v.toString();
+        const QString text = v.toString();
+        checkText(text, where + u'.' + key);
+        return text;
     }
 
     // A number, or a numeric string (Daytona sends bar values as strings). null -> NaN when allowed.
@@ -131,59 +155,70 @@ public:
         enum class XKind { Unknown, Number, String } xKind = XKind::Unknown;
         QHash<QString, int> categoryIndex;
         for (qsizetype i = 0; i < elements.size(); ++i) {
-            const QString where = QStringLiteral("chart.elements[%1]").arg(i);
             if (!elements[i].isObject())
-                fail(where, QStringLiteral("must be an object with \"label\" and \"points\", got ") + describe(elements[i]));
+                fail(elementAt(i), QStringLiteral("must be an object with \"label\" and \"points\", got ") + describe(elements[i]));
             const QJsonObject e = elements[i].toObject();
             ChartSeries series;
-            series.label = optionalString(e, QStringLiteral("label"), where, QStringLiteral("Series %1").arg(i + 1));
-            const QJsonArray points = requireArray(e, QStringLiteral("points"), where);
-            count(points.size(), where + QStringLiteral(".points"));
+            series.label = optionalString(e, QStringLiteral("label"), elementAt(i), QStringLiteral("Series %1").arg(i + 1));
+            const QJsonArray points = requireArray(e, QStringLiteral("points"), elementAt(i));
+            count(points.size(), elementAt(i) + QStringLiteral(".points"));
             series.xs.reserve(size_t(points.size()));
             series.ys.reserve(size_t(points.size()));
+            // Whether the list is already in normal form, so that toJson(source) can share it.
+            bool normal = true;
             for (qsizetype j = 0; j < points.size(); ++j) {
-                const QString pw = QStringLiteral("%1.points[%2]").arg(where).arg(j);
                 const QJsonValue p = points[j];
-                if (!p.isArray() || p.toArray().size() != 2)
-                    fail(pw, QStringLiteral("must be a pair [x, y], got ") + describe(p)
-                                 + (p.isArray() ? QStringLiteral(" of %1 values").arg(p.toArray().size()) : QString()));
                 const QJsonArray pair = p.toArray();
+                if (!p.isArray() || pair.size() != 2)
+                    fail(pointAt(i, j), QStringLiteral("must be a pair [x, y], got ") + describe(p)
+                                            + (p.isArray() ? QStringLiteral(" of %1 values").arg(pair.size()) : QString()));
                 const QJsonValue x = pair[0];
                 double xv = 0;
                 if (spec.m_datetimeX) {
                     if (x.isDouble()) {
                         xv = x.toDouble();
-                    } else if (x.isString()) {
-                        const auto ms = parseIsoDateTime(x.toString());
-                        if (!ms)
-                            fail(pw, QStringLiteral("x must be an ISO-8601 date/time or epoch milliseconds, got ") + describe(x));
-                        xv = *ms;
                     } else {
-                        fail(pw, QStringLiteral("x must be an ISO-8601 date/time or epoch milliseconds, got ") + describe(x));
+                        // No date is longer than 64 characters: do not hand megabytes to the date parser.
+                        const auto ms = x.isString() && x.toString().size() <= 64 ? parseIsoDateTime(x.toString())
+                                                                                  : std::nullopt;
+                        if (!ms)
+                            fail(pointAt(i, j), QStringLiteral("x must be an ISO-8601 date/time or epoch milliseconds, got ") + describe(x));
+                        xv = *ms;
+                        normal = false; // becomes epoch milliseconds
                     }
                 } else if (x.isDouble()) {
                     if (xKind == XKind::String)
-                        fail(pw, QStringLiteral("x must be a string like the x values before it, got ") + describe(x));
+                        fail(pointAt(i, j), QStringLiteral("x must be a string like the x values before it, got ") + describe(x));
                     xKind = XKind::Number;
                     xv = x.toDouble();
                 } else if (x.isString()) {
                     if (xKind == XKind::Number)
-                        fail(pw, QStringLiteral("x must be a number like the x values before it, got ") + describe(x));
+                        fail(pointAt(i, j), QStringLiteral("x must be a number like the x values before it, got ") + describe(x));
                     xKind = XKind::String;
                     const QString label = x.toString();
                     auto it = categoryIndex.constFind(label);
                     if (it == categoryIndex.constEnd()) {
+                        checkText(label, pointAt(i, j));
                         it = categoryIndex.insert(label, int(spec.m_xCategories.size()));
                         spec.m_xCategories.append(label);
                     }
                     xv = *it;
                 } else {
-                    fail(pw, QStringLiteral("x must be a number or a string, got ") + describe(x));
+                    fail(pointAt(i, j), QStringLiteral("x must be a number or a string, got ") + describe(x));
+                }
+                const QJsonValue y = pair[1];
+                if (y.isDouble())
+                    series.ys.push_back(y.toDouble());
+                else if (y.isNull())
+                    series.ys.push_back(kNaN);
+                else {
+                    series.ys.push_back(number(y, pointAt(i, j), QStringLiteral("y"), true));
+                    normal = false; // a numeric string becomes a number
                 }
                 series.xs.push_back(xv);
-                series.ys.push_back(number(pair[1], pw, QStringLiteral("y"), true));
             }
             spec.m_series.append(std::move(series));
+            spec.m_pointsNormal.push_back(normal);
         }
     }
 
@@ -194,18 +229,19 @@ public:
         std::vector<Bar> bars;
         count(elements.size(), QStringLiteral("chart.elements"));
         for (qsizetype i = 0; i < elements.size(); ++i) {
-            const QString where = QStringLiteral("chart.elements[%1]").arg(i);
             if (!elements[i].isObject())
-                fail(where, QStringLiteral("must be an object with \"label\", \"group\" and \"value\", got ") + describe(elements[i]));
+                fail(elementAt(i), QStringLiteral("must be an object with \"label\", \"group\" and \"value\", got ") + describe(elements[i]));
             const QJsonObject e = elements[i].toObject();
             const QJsonValue label = e.value(QStringLiteral("label"));
             if (!label.isString())
-                fail(where + QStringLiteral(".label"), QStringLiteral("must be a string, got ") + describe(label));
-            const QString group = optionalString(e, QStringLiteral("group"), where);
-            if (!e.contains(QStringLiteral("value")))
-                fail(where, QStringLiteral("missing \"value\""));
-            const double value = number(e.value(QStringLiteral("value")), where + QStringLiteral(".value"),
-                                        QStringLiteral("the value"), true);
+                fail(elementAt(i) + QStringLiteral(".label"), QStringLiteral("must be a string, got ") + describe(label));
+            checkText(label.toString(), elementAt(i) + QStringLiteral(".label"));
+            const QString group = optionalString(e, QStringLiteral("group"), elementAt(i));
+            const QJsonValue v = e.value(QStringLiteral("value"));
+            if (v.isUndefined())
+                fail(elementAt(i), QStringLiteral("missing \"value\""));
+            const double value = v.isDouble() ? v.toDouble()
+                                              : number(v, elementAt(i) + QStringLiteral(".value"), QStringLiteral("the value"), true);
             auto c = categoryIndex.constFind(label.toString());
             if (c == categoryIndex.constEnd()) {
                 c = categoryIndex.insert(label.toString(), int(spec.m_bars.categories.size()));
@@ -218,6 +254,14 @@ public:
             }
             bars.push_back({*c, *g, value});
         }
+        // The chart holds a value for every (group, label) pair: 50,000 bars that each have their
+        // own label and group would be 2.5 billion of them.
+        const qint64 cells = qint64(spec.m_bars.groups.size()) * qint64(spec.m_bars.categories.size());
+        if (cells > ChartSpec::maxValues)
+            fail(QStringLiteral("chart.elements"),
+                 QStringLiteral("%1 groups times %2 labels is more than %3 bars")
+                     .arg(ResultLimits::countText(spec.m_bars.groups.size()), ResultLimits::countText(spec.m_bars.categories.size()),
+                          ResultLimits::countText(ChartSpec::maxValues)));
         const size_t nc = size_t(spec.m_bars.categories.size());
         spec.m_bars.values.assign(size_t(spec.m_bars.groups.size()), std::vector<double>(nc, kNaN));
         for (const Bar& b : bars) {
@@ -234,7 +278,7 @@ public:
     {
         count(elements.size(), QStringLiteral("chart.elements"));
         for (qsizetype i = 0; i < elements.size(); ++i) {
-            const QString where = QStringLiteral("chart.elements[%1]").arg(i);
+            const QString where = elementAt(i);
             if (!elements[i].isObject())
                 fail(where, QStringLiteral("must be an object with \"label\" and \"angle\", got ") + describe(elements[i]));
             const QJsonObject e = elements[i].toObject();
@@ -253,7 +297,7 @@ public:
     void parseBoxes(const QJsonArray& elements)
     {
         for (qsizetype i = 0; i < elements.size(); ++i) {
-            const QString where = QStringLiteral("chart.elements[%1]").arg(i);
+            const QString where = elementAt(i);
             if (!elements[i].isObject())
                 fail(where, QStringLiteral("must be an object with \"label\", \"min\", \"first_quartile\", \"median\", \"third_quartile\" and \"max\", got ") + describe(elements[i]));
             const QJsonObject e = elements[i].toObject();
@@ -328,6 +372,9 @@ public:
         }
 
         const QJsonArray elements = requireArray(chart, QStringLiteral("elements"), QStringLiteral("chart"));
+        if (elements.size() > ChartSpec::maxElements)
+            fail(QStringLiteral("chart.elements"), QStringLiteral("has %1 elements; the limit is %2")
+                                                       .arg(ResultLimits::countText(elements.size()), ResultLimits::countText(ChartSpec::maxElements)));
         switch (spec.m_type) {
         case ChartType::Line:
         case ChartType::Scatter: parsePoints(elements); break;
@@ -377,7 +424,51 @@ bool ChartSpec::isEmpty() const
     return true;
 }
 
+qsizetype ChartSpec::valueCount(const QJsonObject& chart)
+{
+    // The same counting as ChartSpecParser::count(), over what is there (no validation).
+    const QString type = chart.value(QStringLiteral("type")).toString();
+    const QJsonArray elements = chart.value(QStringLiteral("elements")).toArray();
+    if (type == u"line" || type == u"scatter") {
+        qsizetype n = 0;
+        for (const QJsonValue& e : elements)
+            n += e.toObject().value(QStringLiteral("points")).toArray().size();
+        return n;
+    }
+    if (type == u"box_and_whisker") {
+        qsizetype n = 0;
+        for (const QJsonValue& e : elements)
+            n += 5 + e.toObject().value(QStringLiteral("outliers")).toArray().size();
+        return n;
+    }
+    return elements.size();
+}
+
 QJsonObject ChartSpec::toJson() const
+{
+    return toJson(QList<QJsonArray>());
+}
+
+QJsonObject ChartSpec::toJson(QJsonObject&& parsedFrom) const
+{
+    QList<QJsonArray> shared;
+    {
+        const QJsonObject source = std::move(parsedFrom);
+        const QJsonArray elements = source.value(QStringLiteral("elements")).toArray();
+        // Only the dictionary this chart came from has one element per series, of the same sizes.
+        if (elements.size() == m_series.size()) {
+            shared.resize(m_series.size());
+            for (qsizetype k = 0; k < m_series.size(); ++k) {
+                const QJsonArray points = elements[k].toObject().value(QStringLiteral("points")).toArray();
+                if (m_pointsNormal[size_t(k)] && size_t(points.size()) == m_series[k].xs.size())
+                    shared[k] = points;
+            }
+        }
+    } // the rest of the source is freed here
+    return toJson(shared);
+}
+
+QJsonObject ChartSpec::toJson(const QList<QJsonArray>& sharedPoints) const
 {
     QJsonObject o;
     o.insert(QStringLiteral("type"), typeName());
@@ -391,8 +482,13 @@ QJsonObject ChartSpec::toJson() const
     case ChartType::Line:
     case ChartType::Scatter:
         o.insert(QStringLiteral("x_scale"), m_datetimeX ? QJsonValue(QStringLiteral("datetime")) : QJsonValue());
-        for (const ChartSeries& s : m_series) {
+        for (qsizetype k = 0; k < m_series.size(); ++k) {
+            const ChartSeries& s = m_series[k];
             QJsonArray points;
+            if (k < sharedPoints.size() && !sharedPoints[k].isEmpty()) {
+                elements.append(QJsonObject{{QStringLiteral("label"), s.label}, {QStringLiteral("points"), sharedPoints[k]}});
+                continue;
+            }
             for (size_t i = 0; i < s.xs.size(); ++i) {
                 const QJsonValue x = categoryX() ? QJsonValue(m_xCategories.at(qsizetype(s.xs[i])))
                                                  : QJsonValue(s.xs[i]);

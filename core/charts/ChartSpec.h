@@ -1,5 +1,8 @@
 #pragma once
 
+#include "runtime/ResultLimits.h"
+
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -43,12 +46,18 @@ struct ChartParseResult;
 // dictionaries"): line, scatter and bar, plus pie and box_and_whisker.
 class ChartSpec {
 public:
-    // At most this many values (points, bars, slices, box values) in one chart.
-    static constexpr qsizetype maxValues = 5'000'000;
+    // At most this many values (points, bars, slices, box values) in one chart: as many as a run
+    // may return in all its charts.
+    static constexpr qsizetype maxValues = ResultLimits::chartValuesPerRun;
+    // At most this many elements (series, bars, slices, boxes): each is an object to parse.
+    static constexpr qsizetype maxElements = ResultLimits::chartElementsPerRun;
 
     // Never throws: a chart that does not fit the schema gives an error naming the field, e.g.
     // `chart.elements[2].points[5]: y must be a number, got "abc"`.
     static ChartParseResult parse(const QJsonObject& chart);
+    // How many values parse() would count, without checking anything: cheap, so that a caller can
+    // refuse a run's charts by their total before parsing any of them.
+    static qsizetype valueCount(const QJsonObject& chart);
 
     ChartType type() const { return m_type; }
     QString typeName() const;
@@ -71,6 +80,11 @@ public:
     // The normalized dictionary: x_scale "datetime" x values as epoch ms, bar values as numbers,
     // NaN as null, unknown keys dropped. parse(toJson()) gives the same chart.
     QJsonObject toJson() const;
+    // The same, consuming the dictionary this chart was parsed from: point lists that are already
+    // in normal form are shared with it instead of built again (for 1,000,000 points that saves
+    // ~170 MB and most of a second), and the rest of it is let go before the normal dictionary is
+    // built, so that the two are never in memory together.
+    QJsonObject toJson(QJsonObject&& parsedFrom) const;
 
 private:
     ChartType m_type = ChartType::Line;
@@ -81,7 +95,9 @@ private:
     ChartBars m_bars;
     QList<ChartSlice> m_slices;
     QList<ChartBox> m_boxes;
+    std::vector<bool> m_pointsNormal; // per series: its "points" list as parsed is already normal
 
+    QJsonObject toJson(const QList<QJsonArray>& sharedPoints) const; // per series, or empty
     friend class ChartSpecParser;
 };
 

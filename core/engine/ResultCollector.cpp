@@ -1,45 +1,94 @@
 #include "engine/ResultCollector.h"
 
 #include "charts/ChartSpec.h"
+#include "charts/PngCheck.h"
 #include "engine/ExecutionResult.h"
 #include "providers/Sandbox.h"
+#include "runtime/ResultLimits.h"
 #include "runtime/RuntimeProgram.h"
 #include "runtime/WrapperResult.h"
 
+#include <QJsonArray>
+
 namespace sandpad {
+
+namespace {
+
+QString tooLarge(const QString& what)
+{
+    return QStringLiteral("The result is too large: ") + what;
+}
+
+} // namespace
 
 QString ResultCollector::collect(const RuntimeProgram& program, Sandbox& sandbox, ExecutionResult& result)
 {
-    const auto json = sandbox.readFile(program.resultPath);
-    if (!json) {
-        // No report: the program ended the wrapper (os._exit, a signal, a limit) or the
-        // interpreter never ran it; the Executor tells which from the sandbox's own channel.
-        return QStringLiteral("the program ended without a result");
+    using L = ResultLimits;
+    std::optional<WrapperResult> parsed;
+    {
+        const auto json = sandbox.readFile(program.resultPath);
+        if (!json) {
+            // No report: the program ended the wrapper (os._exit, a signal, a limit) or the
+            // interpreter never ran it; the Executor tells which from the sandbox's own channel,
+            // and how it ended.
+            return QStringLiteral("the program ended without a result");
+        }
+        QString problem;
+        parsed = WrapperResult::parse(*json, &problem);
+        if (!parsed)
+            return problem;
     }
-    QString problem;
-    const auto parsed = WrapperResult::parse(*json, &problem);
-    if (!parsed)
-        return QStringLiteral("result.json: %1").arg(problem);
 
-    result.status = parsed->success ? RunStatus::Success : RunStatus::Error;
-    result.result = parsed->result;
-    if (parsed->error)
-        result.error = RunError{parsed->error->name, parsed->error->value, parsed->error->traceback};
+    // The run's totals first, before any chart is parsed or decoded.
+    qint64 values = 0, elements = 0;
+    for (const WrapperChartRef& ref : std::as_const(parsed->charts)) {
+        if (ref.kind == WrapperChartRef::Kind::Interactive) {
+            values += ChartSpec::valueCount(ref.spec);
+            elements += ref.spec.value(QStringLiteral("elements")).toArray().size();
+        }
+    }
+    if (elements > L::chartElementsPerRun)
+        return tooLarge(QStringLiteral("the charts have %1 elements (bars, slices, boxes, series); the limit is %2 per run")
+                            .arg(L::countText(elements), L::countText(L::chartElementsPerRun)));
+    if (values > L::chartValuesPerRun)
+        return tooLarge(QStringLiteral("the charts have %1 values; the limit is %2 per run")
+                            .arg(L::countText(values), L::countText(L::chartValuesPerRun)));
 
+    // Nothing goes into `result` until every check has passed: a refused result is not half kept.
+    QList<RunChart> charts;
     QStringList chartProblems;
     if (parsed->chartError)
         chartProblems << *parsed->chartError;
-    for (const WrapperChartRef& ref : parsed->charts) {
+    qint64 pngBytes = 0, pngPixels = 0;
+    for (WrapperChartRef& ref : parsed->charts) {
         if (ref.kind == WrapperChartRef::Kind::Png) {
             const auto png = sandbox.readFile(program.chartPath(ref.file));
             if (!png)
                 return QStringLiteral("the chart file %1 named in result.json is missing").arg(ref.file);
-            if (!png->startsWith("\x89PNG\r\n\x1a\n"))
-                return QStringLiteral("the chart file %1 is not a PNG").arg(ref.file);
+            // Counted per mention: one file named 20,000 times is 20,000 charts to keep and show.
+            pngBytes += png->size();
+            if (pngBytes > L::pngBytesPerRun)
+                return tooLarge(QStringLiteral("the PNG charts are more than %1; the limit is %1 per run")
+                                    .arg(L::bytesText(L::pngBytesPerRun)));
+            const PngCheck::Result check = PngCheck::check(*png, std::min(L::pngPixels, L::pngPixelsPerRun - pngPixels));
+            if (check.tooLarge) {
+                const QString size = QStringLiteral("the chart %1 is %2 x %3 pixels").arg(ref.file).arg(check.width).arg(check.height);
+                if (check.width > L::pngMaxSide || check.height > L::pngMaxSide)
+                    return tooLarge(QStringLiteral("%1; the limit is %2 pixels on a side")
+                                        .arg(size, L::countText(L::pngMaxSide)));
+                if (check.pixels() > L::pngPixels)
+                    return tooLarge(QStringLiteral("%1 (%2 pixels); the limit is %3 pixels per image")
+                                        .arg(size, L::countText(check.pixels()), L::countText(L::pngPixels)));
+                return tooLarge(QStringLiteral("the PNG charts have more than %1 pixels; the limit is %1 per run")
+                                    .arg(L::countText(L::pngPixelsPerRun)));
+            }
+            if (!check.ok)
+                return QStringLiteral("the chart file %1 is not a valid PNG: %2").arg(ref.file, check.error);
+            pngPixels += check.pixels();
             RunChart chart;
             chart.kind = RunChart::Kind::Png;
             chart.png = *png;
-            result.charts << chart;
+            charts << chart;
         } else {
             const ChartParseResult spec = ChartSpec::parse(ref.spec);
             if (!spec.ok()) {
@@ -48,10 +97,17 @@ QString ResultCollector::collect(const RuntimeProgram& program, Sandbox& sandbox
             }
             RunChart chart;
             chart.kind = RunChart::Kind::Interactive;
-            chart.spec = spec.spec->toJson();
-            result.charts << chart;
+            // Normal point lists are shared with the parsed dictionary, not copied; the rest of
+            // it is freed before the normal one is built.
+            chart.spec = spec.spec->toJson(std::move(ref.spec));
+            charts << chart;
         }
     }
+    result.status = parsed->success ? RunStatus::Success : RunStatus::Error;
+    result.result = parsed->result;
+    if (parsed->error)
+        result.error = RunError{parsed->error->name, parsed->error->value, parsed->error->traceback};
+    result.charts = charts;
     if (!chartProblems.isEmpty()) {
         const QString text = QStringLiteral("invalid chart: %1").arg(chartProblems.join(QStringLiteral("; ")));
         if (!result.error) {

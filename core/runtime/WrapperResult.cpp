@@ -1,5 +1,8 @@
 #include "runtime/WrapperResult.h"
 
+#include "runtime/JsonShape.h"
+#include "runtime/ResultLimits.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -13,6 +16,13 @@ std::optional<WrapperResult> invalid(QString* problem, const QString& what)
 {
     if (problem)
         *problem = QStringLiteral("Invalid result.json from the runtime wrapper: ") + what;
+    return std::nullopt;
+}
+
+std::optional<WrapperResult> tooLarge(QString* problem, const QString& what)
+{
+    if (problem)
+        *problem = QStringLiteral("The result is too large: ") + what;
     return std::nullopt;
 }
 
@@ -30,10 +40,52 @@ bool optionalString(const QJsonObject& o, const QString& key, std::optional<QStr
     return true;
 }
 
+// The longest text of result.json outside the charts, or nothing when every text is within the limit.
+std::optional<std::pair<QString, qsizetype>> overlongText(const WrapperResult& r)
+{
+    const auto check = [](const QString& what, const QString& text) -> std::optional<std::pair<QString, qsizetype>> {
+        if (text.size() > ResultLimits::textChars)
+            return std::pair{what, text.size()};
+        return std::nullopt;
+    };
+    if (r.result)
+        if (auto over = check(QStringLiteral("the result text"), *r.result))
+            return over;
+    if (r.error) {
+        for (const auto& [what, text] : {std::pair{QStringLiteral("the error name"), &r.error->name},
+                                         std::pair{QStringLiteral("the error message"), &r.error->value},
+                                         std::pair{QStringLiteral("the traceback"), &r.error->traceback}})
+            if (auto over = check(what, *text))
+                return over;
+    }
+    if (r.chartError)
+        return check(QStringLiteral("chart_error"), *r.chartError);
+    return std::nullopt;
+}
+
 } // namespace
 
 std::optional<WrapperResult> WrapperResult::parse(const QByteArray& json, QString* problem)
 {
+    using L = ResultLimits;
+    if (json.size() > L::documentBytes)
+        return tooLarge(problem, QStringLiteral("result.json is %1; the limit is %2")
+                                     .arg(L::bytesText(json.size()), L::bytesText(L::documentBytes)));
+    const JsonShape shape = JsonShape::scan(json, {L::documentDepth, L::documentContainers, L::documentObjects, L::documentValues});
+    if (shape.depth > L::documentDepth)
+        return invalid(problem, QStringLiteral("it is nested more than %1 levels deep").arg(L::documentDepth));
+    if (shape.objects > L::documentObjects)
+        return tooLarge(problem, QStringLiteral("result.json has more than %1 objects; charts may have %2 elements "
+                                                "(bars, slices, boxes, series) per run, each an object")
+                                     .arg(L::countText(L::documentObjects), L::countText(L::chartElementsPerRun)));
+    if (shape.containers > L::documentContainers)
+        return tooLarge(problem, QStringLiteral("result.json has more than %1 lists and objects; charts may have %2 points "
+                                                    "per run, each a list")
+                                     .arg(L::countText(L::documentContainers), L::countText(L::chartValuesPerRun)));
+    if (shape.values > L::documentValues)
+        return tooLarge(problem, QStringLiteral("result.json has more than %1 values")
+                                     .arg(L::countText(L::documentValues)));
+
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError)
@@ -83,6 +135,9 @@ std::optional<WrapperResult> WrapperResult::parse(const QByteArray& json, QStrin
     // Chart files are plain names inside out_dir: never a path that could point elsewhere.
     static const QRegularExpression safeName(QStringLiteral("^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,100}$"));
     const QJsonArray list = charts.toArray();
+    if (list.size() > L::chartsPerRun)
+        return tooLarge(problem, QStringLiteral("%1 charts; the limit is %2 per run")
+                                     .arg(L::countText(list.size())).arg(L::chartsPerRun));
     for (qsizetype i = 0; i < list.size(); ++i) {
         const QString where = QStringLiteral("\"charts[%1]\"").arg(i);
         if (!list[i].isObject())
@@ -109,6 +164,9 @@ std::optional<WrapperResult> WrapperResult::parse(const QByteArray& json, QStrin
 
     if (!optionalString(o, QStringLiteral("chart_error"), &r.chartError))
         return invalid(problem, QStringLiteral("\"chart_error\" must be a string or null"));
+    if (const auto over = overlongText(r))
+        return tooLarge(problem, QStringLiteral("%1 has %2 characters; the limit is %3")
+                                     .arg(over->first, L::countText(over->second), L::countText(L::textChars)));
     return r;
 }
 

@@ -167,7 +167,83 @@ private slots:
                           {"elements", QJsonArray{QJsonObject{{"label", "a"}, {"points", points}}}}};
         const auto r = ChartSpec::parse(chart);
         QVERIFY(!r.ok());
-        QVERIFY2(r.error.contains("more than 5000000 values"), qPrintable(r.error));
+        QVERIFY2(r.error.contains("more than 1,000,000 values"), qPrintable(r.error));
+    }
+    void barCellsCap()
+    {
+        // A bar chart holds a value per (group, label): 1,001 bars that each have their own label
+        // and group are 1,002,001 of them (50,000 such bars were 2.5 billion doubles: 20 GB).
+        QJsonArray bars;
+        for (int i = 0; i < 1001; ++i)
+            bars.append(QJsonObject{{"label", QString::number(i)}, {"group", QString::number(i)}, {"value", 1}});
+        const auto r = ChartSpec::parse(QJsonObject{{"type", "bar"}, {"elements", bars}});
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error, QStringLiteral("chart.elements: 1,001 groups times 1,001 labels is more than 1,000,000 bars"));
+        bars.removeLast();
+        QVERIFY(ChartSpec::parse(QJsonObject{{"type", "bar"}, {"elements", bars}}).ok());
+    }
+    void elementsCap()
+    {
+        QJsonArray bars;
+        for (qsizetype i = 0; i <= ChartSpec::maxElements; ++i)
+            bars.append(QJsonObject{{"label", "a"}, {"value", 1}});
+        const auto r = ChartSpec::parse(QJsonObject{{"type", "bar"}, {"elements", bars}});
+        QCOMPARE(r.error, QStringLiteral("chart.elements: has 100,001 elements; the limit is 100,000"));
+        bars.removeLast();
+        QVERIFY(ChartSpec::parse(QJsonObject{{"type", "bar"}, {"elements", bars}}).ok());
+    }
+    void textCap_data()
+    {
+        QTest::addColumn<QJsonObject>("chart");
+        QTest::addColumn<QString>("error");
+        const QString longText(1001, u'x');
+        const QJsonArray points{QJsonArray{1, 2}};
+        QTest::newRow("title") << QJsonObject{{"type", "line"}, {"title", longText}, {"elements", QJsonArray()}}
+                               << "chart.title: has 1,001 characters; the limit is 1,000";
+        QTest::newRow("series") << QJsonObject{{"type", "line"}, {"elements", QJsonArray{QJsonObject{{"label", longText}, {"points", points}}}}}
+                                << "chart.elements[0].label: has 1,001 characters; the limit is 1,000";
+        QTest::newRow("category") << QJsonObject{{"type", "line"}, {"elements", QJsonArray{QJsonObject{{"points", QJsonArray{QJsonArray{longText, 2}}}}}}}
+                                  << "chart.elements[0].points[0]: has 1,001 characters; the limit is 1,000";
+        QTest::newRow("bar") << QJsonObject{{"type", "bar"}, {"elements", QJsonArray{QJsonObject{{"label", longText}, {"value", 1}}}}}
+                             << "chart.elements[0].label: has 1,001 characters; the limit is 1,000";
+        QTest::newRow("date") << QJsonObject{{"type", "line"}, {"x_scale", "datetime"},
+                                             {"elements", QJsonArray{QJsonObject{{"points", QJsonArray{QJsonArray{"2024-01-01" + longText, 2}}}}}}}
+                              << "chart.elements[0].points[0]: x must be an ISO-8601 date/time or epoch milliseconds, got \"2024-01-01xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\"";
+    }
+    void textCap()
+    {
+        QFETCH(QJsonObject, chart);
+        QFETCH(QString, error);
+        const auto r = ChartSpec::parse(chart);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error, error);
+        chart["title"] = QString(1000, u't');
+        QVERIFY(!ChartSpec::parse(chart).error.startsWith(QStringLiteral("chart.title")));
+    }
+    // toJson(std::move(source)) shares the point lists that are already normal: the same
+    // dictionary as toJson() in every case, whether a list could be shared or not.
+    void toJsonFromSource_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<qsizetype>("values");
+        QTest::newRow("numbers") << QByteArray(R"({"type": "line", "title": "t", "extra": 1, "elements": [{"label": "a", "points": [[0, 1], [1.5, null]]}, {"points": [[2, 3]]}]})") << qsizetype(3);
+        QTest::newRow("numeric strings") << QByteArray(R"({"type": "line", "elements": [{"label": "a", "points": [[0, "1.5"]]}, {"label": "b", "points": [[1, 2]]}]})") << qsizetype(2);
+        QTest::newRow("categories") << QByteArray(R"({"type": "scatter", "elements": [{"label": "a", "points": [["x", 1], ["y", 2], ["x", 3]]}]})") << qsizetype(3);
+        QTest::newRow("dates") << QByteArray(R"({"type": "line", "x_scale": "datetime", "elements": [{"label": "a", "points": [["2024-01-31", 1], [1706745600000, 2]]}]})") << qsizetype(2);
+        QTest::newRow("bar") << QByteArray(R"({"type": "bar", "elements": [{"label": "a", "group": "g", "value": "2"}, {"label": "a", "group": "g", "value": 3}]})") << qsizetype(2);
+        QTest::newRow("box") << QByteArray(R"({"type": "box_and_whisker", "elements": [{"label": "a", "min": 1, "first_quartile": 2, "median": 3, "third_quartile": 4, "max": 5, "outliers": [9, 10]}]})") << qsizetype(7);
+    }
+    void toJsonFromSource()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(qsizetype, values);
+        QJsonObject source = obj(json.constData());
+        QCOMPARE(ChartSpec::valueCount(source), values);
+        const auto r = ChartSpec::parse(source);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.spec->toJson(std::move(source)), r.spec->toJson());
+        // Given a dictionary that does not fit (it must be the one parsed), nothing of it is taken.
+        QCOMPARE(r.spec->toJson(obj(R"({"type": "line", "elements": [{"points": [[7, 7], [8, 8], [9, 9], [10, 10]]}]})")), r.spec->toJson());
     }
 };
 

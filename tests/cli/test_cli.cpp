@@ -6,6 +6,23 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <pty.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+// Control characters, C1 controls and bidi overrides a snippet writes to take over the user's
+// terminal: the title, the clipboard (OSC 52), the screen, a fake status line over the real one.
+static const QByteArray kHostileOutput =
+    "title\x1b]0;pwned\x07 clip\x1b]52;c;aGVsbG8=\x07 clear\x1b[2J\x1b[H fake\r[success] python on local in 1 ms, cost $0.00\n"
+    "c1\xc2\x9b" "31m bidi\xe2\x80\xae" "evil\xe2\x81\xa6x\xe2\x81\xa9 tab\tok crlf\r\n";
+static const char kHostileSnippet[] =
+    "import sys\n"
+    "sys.stdout.buffer.write(bytes.fromhex(HOSTILE))\n"
+    "sys.stdout.flush()\n"
+    "sys.stderr.write('err\\x1b[1A\\x1b[2K\\n')\n"
+    "result = 'res\\x1b[31m'\n";
+
 class TestCli : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
@@ -33,6 +50,57 @@ class TestCli : public QObject {
         p.waitForFinished(120000);
         return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
     }
+    // sandpad-run on a pseudo-terminal (stdin, stdout and stderr), raw: no CR added to newlines.
+    Run ptyCli(const QStringList& args)
+    {
+        QList<QByteArray> argv{QByteArray(SANDPAD_BINARY_DIR "/app/sandpad-run/sandpad-run"), QByteArray("--data-dir"),
+                               m_dir.filePath(QStringLiteral("data")).toLocal8Bit()};
+        for (const QString& a : args)
+            argv << a.toLocal8Bit();
+        QList<QByteArray> env;
+        const QProcessEnvironment system = QProcessEnvironment::systemEnvironment();
+        for (const QString& key : system.keys())
+            if (key != u"SANDPAD_PROVIDER" && key != u"XDG_CONFIG_HOME")
+                env << (key + u'=' + system.value(key)).toLocal8Bit();
+        env << "XDG_CONFIG_HOME=" + m_dir.filePath(QStringLiteral("config")).toLocal8Bit();
+        // Built before fork: the child may only exec.
+        std::vector<char*> argvp, envp;
+        for (QByteArray& a : argv)
+            argvp.push_back(a.data());
+        argvp.push_back(nullptr);
+        for (QByteArray& e : env)
+            envp.push_back(e.data());
+        envp.push_back(nullptr);
+        termios raw{};
+        cfmakeraw(&raw);
+        int master = -1;
+        const pid_t pid = forkpty(&master, nullptr, &raw, nullptr);
+        if (pid == 0) {
+            execve(argvp[0], argvp.data(), envp.data());
+            _exit(127);
+        }
+        Run run;
+        if (pid < 0)
+            return run;
+        char buf[65536];
+        for (;;) { // until the child's side is closed (EIO)
+            const ssize_t n = ::read(master, buf, sizeof buf);
+            if (n <= 0)
+                break;
+            run.out.append(buf, n);
+        }
+        ::close(master);
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        return run;
+    }
+    QString hostileFile()
+    {
+        return file(QStringLiteral("hostile.py"),
+                    QByteArray(kHostileSnippet).replace("HOSTILE", '"' + kHostileOutput.toHex() + '"'));
+    }
+
     QString file(const QString& name, const QByteArray& content)
     {
         const QString path = m_dir.filePath(name);
@@ -116,6 +184,73 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.contains("chart 1 saved to"), r.err.constData());
         QCOMPARE(QDir(charts).entryList({QStringLiteral("*.png")}).size(), 1);
+    }
+
+    // On a terminal every control character but newline and tab is shown escaped; the real status
+    // line comes last, intact.
+    void terminalShowsControlsEscaped()
+    {
+        const auto r = ptyCli({hostileFile()});
+        QCOMPARE(r.exitCode, 0);
+        for (const QByteArray& raw : {QByteArray("\x1b"), QByteArray("\x07"), QByteArray("\r["), QByteArray("\xc2\x9b"),
+                                     QByteArray("\xe2\x80\xae"), QByteArray("\xe2\x81\xa6"), QByteArray("\xe2\x81\xa9")})
+            QVERIFY2(!r.out.contains(raw), qPrintable("raw " + raw.toHex() + " in: " + r.out));
+        for (const char* shown : {R"(title\x1b]0;pwned\x07 clip\x1b]52;c;aGVsbG8=\x07 clear\x1b[2J\x1b[H fake\x0d[success])",
+                                  R"(c1\u009b31m bidi\u202eevil\u2066x\u2069 tab)", "\tok crlf\r\n",
+                                  R"(err\x1b[1A\x1b[2K)", R"(res\x1b[31m)"})
+            QVERIFY2(r.out.contains(shown), qPrintable(QByteArray("missing ") + shown + " in: " + r.out));
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QVERIFY2(lines.last().startsWith("[success] python on local in "), r.out.constData());
+        QVERIFY2(lines.last().endsWith(", cost $0.05"), r.out.constData());
+    }
+    // Into pipes, and as JSON even on a terminal, the bytes stay exactly what the snippet wrote.
+    void pipesAndJsonKeepBytes()
+    {
+        auto r = cli({hostileFile()});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, kHostileOutput + "res\x1b[31m\n");
+        QVERIFY2(r.err.startsWith("err\x1b[1A\x1b[2K\n"), r.err.constData());
+
+        r = ptyCli({QStringLiteral("--json"), hostileFile()});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("\xe2\x80\xae"), r.out.constData()); // JSON leaves it as it is
+        const QJsonObject o = r.json();
+        QCOMPARE(o[QStringLiteral("stdout")].toString().toUtf8(), kHostileOutput);
+        QCOMPARE(o[QStringLiteral("result")].toString(), QStringLiteral("res\x1b[31m"));
+    }
+
+    // The result channel is the snippet's to write: a result naming 20,000 charts is refused
+    // (it wrote 20,000 files), with the limit in the message.
+    void tooManyChartsWriteNoFiles()
+    {
+        const QString charts = m_dir.filePath(QStringLiteral("many-charts"));
+        QDir().mkpath(charts);
+        const QByteArray code =
+            "import json, os\n"
+            "png = b'\\x89PNG\\r\\n\\x1a\\n'\n"
+            "def frame(name, data):\n"
+            "    os.write(3, json.dumps({'name': name, 'size': len(data)}).encode() + b'\\n' + data)\n"
+            "frame('a.png', png)\n"
+            "frame('result.json', json.dumps({'status': 'success', 'charts': [{'kind': 'png', 'file': 'a.png'}] * 20000}).encode())\n"
+            "os._exit(0)\n";
+        const auto r = cli({QStringLiteral("--charts-dir"), charts, file(QStringLiteral("many.py"), code)});
+        QVERIFY2(r.err.contains("The result is too large: 20,000 charts; the limit is 100 per run"), r.err.constData());
+        QCOMPARE(QDir(charts).entryList(QDir::Files).size(), 0);
+    }
+
+    // --json writes its charts one by one; the object is the same.
+    void jsonCharts()
+    {
+        const auto r = cli({QStringLiteral("--json"), file(QStringLiteral("charts.py"),
+                            "import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\n"
+                            "chart = {'type': 'line', 'title': 't', 'elements': [{'label': 'a', 'points': [[0, 1], [1, 2]]}]}\n")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray charts = r.json()[QStringLiteral("charts")].toArray();
+        QCOMPARE(charts.size(), 2);
+        QCOMPARE(charts[0].toObject()[QStringLiteral("format")].toString(), QStringLiteral("png"));
+        QVERIFY(QByteArray::fromBase64(charts[0].toObject()[QStringLiteral("base64")].toString().toLatin1()).startsWith("\x89PNG"));
+        QCOMPARE(charts[1].toObject()[QStringLiteral("elements")].toArray()[0].toObject()[QStringLiteral("points")].toArray().size(), 2);
+        QCOMPARE(r.json()[QStringLiteral("status")].toString(), QStringLiteral("success"));
     }
 
     void validateAndUsage()

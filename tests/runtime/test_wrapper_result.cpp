@@ -1,4 +1,6 @@
+#include "runtime/JsonShape.h"
 #include "runtime/ResultFrames.h"
+#include "runtime/ResultLimits.h"
 #include "runtime/RuntimeProgram.h"
 #include "runtime/WrapperResult.h"
 
@@ -79,6 +81,82 @@ private slots:
         QVERIFY(!WrapperResult::parse(json, &problem));
         QVERIFY2(problem.startsWith(QStringLiteral("Invalid result.json")), qPrintable(problem));
         QVERIFY2(problem.contains(expected), qPrintable(problem));
+    }
+
+    // A snippet can write its own result.json: what would cost far more to parse than its size
+    // says is refused before it is parsed, with the limit and the size in the message.
+    void limits_data()
+    {
+        using L = ResultLimits;
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("expected");
+        const QByteArray head = R"({"status": "success", "x": )";
+        QTest::newRow("deep") << head + QByteArray(L::documentDepth, '[') + QByteArray(L::documentDepth, ']') + '}'
+                              << "Invalid result.json from the runtime wrapper: it is nested more than 32 levels deep";
+        // 3 bytes of text, ~150 bytes of memory each once parsed.
+        QByteArray lists = "[]";
+        lists = head + '[' + (lists + ',').repeated(L::documentContainers) + "[]]}";
+        QTest::newRow("lists") << lists << "The result is too large: result.json has more than 1,050,000 lists and objects; "
+                                           "charts may have 1,000,000 points per run, each a list";
+        QByteArray objects = "{},";
+        objects = head + '[' + objects.repeated(L::documentObjects) + "{}]}";
+        QTest::newRow("objects") << objects << "The result is too large: result.json has more than 101,000 objects; "
+                                               "charts may have 100,000 elements (bars, slices, boxes, series) per run, each an object";
+        QByteArray zeros = "0,";
+        zeros = head + '[' + zeros.repeated(L::documentValues) + "0]}";
+        QTest::newRow("values") << zeros << "The result is too large: result.json has more than 3,050,000 values";
+        QJsonArray charts;
+        for (int i = 0; i <= L::chartsPerRun; ++i)
+            charts.append(QJsonObject{{"kind", "png"}, {"file", "chart-1.png"}});
+        QTest::newRow("charts") << QJsonDocument(QJsonObject{{"status", "success"}, {"charts", charts}}).toJson()
+                                << "The result is too large: 101 charts; the limit is 100 per run";
+        const QString longText(L::textChars + 1, u'x');
+        QTest::newRow("result text") << QJsonDocument(QJsonObject{{"status", "success"}, {"result", longText}}).toJson()
+                                     << "The result is too large: the result text has 4,000,001 characters; the limit is 4,000,000";
+        const QJsonObject error{{"name", "E"}, {"value", "v"}, {"traceback", longText}};
+        QTest::newRow("traceback") << QJsonDocument(QJsonObject{{"status", "error"}, {"error", error}}).toJson()
+                                   << "The result is too large: the traceback has 4,000,001 characters; the limit is 4,000,000";
+        QTest::newRow("size") << head + '"' + QByteArray(L::documentBytes, 'x') + "\"}"
+                              << "The result is too large: result.json is 48.0 MiB (50,331,678 bytes); the limit is 48 MiB";
+    }
+    void limits()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, expected);
+        QString problem;
+        QVERIFY(!WrapperResult::parse(json, &problem));
+        QCOMPARE(problem, expected);
+    }
+    void atTheLimits()
+    {
+        using L = ResultLimits;
+        QJsonArray charts;
+        for (int i = 0; i < L::chartsPerRun; ++i)
+            charts.append(QJsonObject{{"kind", "png"}, {"file", "chart-1.png"}});
+        const QString text(L::textChars, u'x');
+        QString problem;
+        const auto r = WrapperResult::parse(QJsonDocument(QJsonObject{{"status", "success"}, {"result", text}, {"charts", charts}}).toJson(),
+                                            &problem);
+        QVERIFY2(r, qPrintable(problem));
+        QCOMPARE(r->charts.size(), L::chartsPerRun);
+        QCOMPARE(r->result->size(), L::textChars);
+        const QByteArray deep = R"({"status": "success", "x": )" + QByteArray(L::documentDepth - 1, '[')
+                                + QByteArray(L::documentDepth - 1, ']') + '}';
+        QVERIFY2(WrapperResult::parse(deep, &problem), qPrintable(problem));
+    }
+    void jsonShape()
+    {
+        // Brackets, quotes and colons inside strings are text; keys are not values.
+        const QByteArray json = "{\"a\": \"[[[\\\"{]]]\\\\\", \"b\" : [1, -2.5e3, true, null, {\"c\": \"d\"}], \"e\": []}";
+        const JsonShape shape = JsonShape::scan(json, {100, 100, 100, 100});
+        QCOMPARE(shape.containers, 4);
+        QCOMPARE(shape.objects, 2);
+        QCOMPARE(shape.values, 10); // 4 containers, 2 strings, 4 scalars
+        QCOMPARE(shape.depth, 3);
+        QVERIFY(WrapperResult::parse("{\"status\": \"success\", \"result\": \"[[[\\\"]]]\"}"));
+        // It stops early once over a limit.
+        QCOMPARE(JsonShape::scan("[[[[[[[[", {3, 100, 100, 100}).depth, 4);
+        QCOMPARE(JsonShape::scan("[{},{},{},{},{}]", {10, 100, 2, 100}).objects, 3);
     }
 
     void frames()

@@ -1,0 +1,260 @@
+// SandboxMemory against real bubblewrap trees: each case holds memory one way and checks that the
+// sample counts it once.
+#include "SandboxTree.h"
+#include "providers/local/SandboxMemory.h"
+
+#include <QProcess>
+#include <QRegularExpression>
+#include <QtTest>
+
+using namespace sandpad;
+using namespace sandpad::localsandbox;
+using sandpad::test::SandboxTree;
+using sandpad::test::pythonPrelude;
+
+namespace {
+
+constexpr qint64 MiB = 1024 * 1024;
+
+#define START(tree, code)                                                                          \
+    do {                                                                                           \
+        QString why;                                                                               \
+        QVERIFY2((tree).start(SandboxTree::python(pythonPrelude() + (code)), &why), qPrintable(why)); \
+    } while (0)
+
+QByteArray mibText(qint64 bytes) { return QByteArray::number(double(bytes) / double(MiB), 'f', 1) + " MiB"; }
+
+} // namespace
+
+class TestSandboxMemory : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty())
+            QSKIP("bubblewrap is not installed");
+    }
+
+    void countsOneProcess()
+    {
+        SandboxTree tree;
+        START(tree, "x = hold(200); ready(); forever()");
+        SandboxMemory memory(tree.pid1());
+        const SandboxMemorySample s = memory.sample(0);
+        QVERIFY2(s.valid(), qPrintable(s.error));
+        QCOMPARE(s.processes, 2); // bwrap's init and python
+        QVERIFY(s.exact);
+        QVERIFY2(s.anonBytes >= 200 * MiB && s.anonBytes < 260 * MiB, mibText(s.anonBytes));
+        QVERIFY2(s.totalBytes < 300 * MiB, qPrintable(s.describe()));
+        QCOMPARE(s.unreadable, 0);
+    }
+
+    // 400 MiB written before three forks: RSS says 1.6 GiB, the sandbox holds 400 MiB.
+    void forkedCopyOnWritePagesAreCountedOnce()
+    {
+        SandboxTree tree;
+        START(tree, "x = hold(400)\n"
+                    "for i in range(3):\n"
+                    "    r, w = os.pipe()\n"
+                    "    if os.fork() == 0:\n"
+                    "        os.write(w, b'x'); forever()\n"
+                    "    os.read(r, 1)\n"
+                    "ready(); forever()");
+        SandboxMemory memory(tree.pid1());
+        const SandboxMemorySample upper = memory.sample(qint64(1) << 50); // never exact
+        QCOMPARE(upper.processes, 5);
+        QVERIFY(!upper.exact);
+        QVERIFY2(upper.anonBytes >= 1600 * MiB, qPrintable(upper.describe())); // what RSS sums give
+        const SandboxMemorySample s = memory.sample(0);
+        QVERIFY(s.exact);
+        QVERIFY2(s.anonBytes >= 400 * MiB && s.anonBytes < 520 * MiB, qPrintable(s.describe()));
+        // From the estimate: above the threshold the sample is exact as well.
+        const SandboxMemorySample near = memory.sample(1024 * MiB);
+        QVERIFY(near.exact);
+        QVERIFY2(near.totalBytes < 600 * MiB, qPrintable(near.describe()));
+    }
+
+    void fourChildrenOf300MiBAreCountedAs1200()
+    {
+        SandboxTree tree;
+        START(tree, "for i in range(4):\n"
+                    "    r, w = os.pipe()\n"
+                    "    if os.fork() == 0:\n"
+                    "        x = hold(300); os.write(w, b'x'); forever()\n"
+                    "    os.read(r, 1)\n"
+                    "ready(); forever()");
+        SandboxMemory memory(tree.pid1());
+        for (const qint64 exactFrom : {qint64(0), 1024 * MiB}) {
+            const SandboxMemorySample s = memory.sample(exactFrom);
+            QCOMPARE(s.processes, 6);
+            QVERIFY(s.exact);
+            QVERIFY2(s.totalBytes >= 1200 * MiB && s.totalBytes < 1350 * MiB, qPrintable(s.describe()));
+        }
+    }
+
+    // Written through write(), never mapped, open twice (dup) and in a child too: counted once.
+    void memfdHeldOpenButNotMappedIsCountedOnce()
+    {
+        SandboxTree tree;
+        START(tree, "fd = os.memfd_create('held')\n"
+                    "chunk = b'\\x02' * MiB\n"
+                    "for i in range(500): os.write(fd, chunk)\n"
+                    "fd2 = os.dup(fd)\n"
+                    "r, w = os.pipe()\n"
+                    "if os.fork() == 0:\n"
+                    "    os.write(w, b'x'); forever()\n"
+                    "os.read(r, 1); ready(); forever()");
+        SandboxMemory memory(tree.pid1());
+        const SandboxMemorySample s = memory.sample(0);
+        QCOMPARE(s.shmemObjects, 1);
+        QVERIFY2(s.shmemBytes >= 500 * MiB && s.shmemBytes < 510 * MiB, qPrintable(s.describe()));
+        QVERIFY2(s.totalBytes >= 500 * MiB && s.totalBytes < 600 * MiB, qPrintable(s.describe()));
+    }
+
+    // A memfd mapped, written through the mapping and closed; shared anonymous memory whose pages
+    // were dropped from the mapping (MADV_DONTNEED: they stay in the object, out of RSS).
+    void mappedSharedMemoryIsCountedByObject()
+    {
+        if (::geteuid() != 0)
+            QSKIP("sizing an object through /proc/<pid>/map_files needs CAP_SYS_ADMIN");
+        SandboxTree tree;
+        START(tree, "chunk = b'\\x03' * MiB\n"
+                    "fd = os.memfd_create('mapped')\n"
+                    "os.ftruncate(fd, 300 * MiB)\n"
+                    "m = mmap.mmap(fd, 300 * MiB)\n"
+                    "for i in range(300): m[i * MiB:(i + 1) * MiB] = chunk\n"
+                    "os.close(fd)\n"
+                    "a = mmap.mmap(-1, 200 * MiB)\n"
+                    "for i in range(200): a[i * MiB:(i + 1) * MiB] = chunk\n"
+                    "a.madvise(mmap.MADV_DONTNEED)\n"
+                    "del chunk; ready(); forever()");
+        SandboxMemory memory(tree.pid1());
+        const SandboxMemorySample s = memory.sample(0);
+        QCOMPARE(s.shmemObjects, 2);
+        QVERIFY(!s.shmemApproximate);
+        // Once each: the memfd's resident pages are not added again from RssShmem.
+        QVERIFY2(s.shmemBytes >= 500 * MiB && s.shmemBytes < 510 * MiB, qPrintable(s.describe()));
+        QVERIFY2(s.totalBytes >= 500 * MiB && s.totalBytes < 600 * MiB, qPrintable(s.describe()));
+        // And still counted in later samples that do not re-read the maps.
+        for (int i = 0; i < SandboxMemory::kMapsRescanEvery + 1; ++i)
+            QVERIFY2(memory.sample(0).shmemBytes >= 500 * MiB, "lost between maps scans");
+    }
+
+    void tmpfsFilesAreCounted()
+    {
+        SandboxTree tree;
+        START(tree, "chunk = b'\\x04' * MiB\n"
+                    "with open('/tmp/big', 'wb') as f:\n"
+                    "    for i in range(300): f.write(chunk)\n"
+                    "with open('/dev/shm/seg', 'wb') as f:\n"
+                    "    for i in range(30): f.write(chunk)\n"
+                    "held = open('/tmp/deleted', 'wb')\n"
+                    "for i in range(50): held.write(chunk)\n"
+                    "held.flush(); os.unlink('/tmp/deleted')\n"
+                    "os.mkdir('/home/sandbox/many')\n"
+                    "for i in range(20000): open('/home/sandbox/many/%d' % i, 'w').close()\n"
+                    "del chunk; ready(); forever()");
+        SandboxMemory memory(tree.pid1());
+        const SandboxMemorySample s = memory.sample(0);
+        QVERIFY2(s.tmpfsBytes >= 380 * MiB && s.tmpfsBytes < 400 * MiB, qPrintable(s.describe()));
+        QVERIFY2(s.tmpfsFiles >= 20003, qPrintable(s.describe()));
+        QCOMPARE(s.tmpfsInodeBytes, qint64(s.tmpfsFiles) * SandboxMemory::kTmpfsInodeBytes);
+        QVERIFY2(s.totalBytes >= s.tmpfsBytes + s.tmpfsInodeBytes, qPrintable(s.describe()));
+        QVERIFY2(s.notes.isEmpty(), qPrintable(s.notes.join("; ")));
+    }
+
+    void mountsThatAreNotTmpfsAreNotedNotCounted()
+    {
+        SandboxTree tree;
+        START(tree, "ready(); forever()");
+        SandboxMemory memory(tree.pid1(), {QStringLiteral("/usr"), QStringLiteral("/nonexistent")});
+        const SandboxMemorySample s = memory.sample(0);
+        QVERIFY(s.valid());
+        QCOMPARE(s.tmpfsBytes, 0);
+        QCOMPARE(s.notes.size(), 2);
+    }
+
+    // Buffers of sockets and pipes are not in any process's RSS: each open one is charged its bound.
+    void socketsAndPipesAreChargedTheirBound()
+    {
+        SandboxTree tree;
+        START(tree, "pairs = [socket.socketpair() for i in range(100)]\n"
+                    "pipes = [os.pipe() for i in range(50)]\n"
+                    "ready(); forever()");
+        SandboxMemory memory(tree.pid1());
+        const SandboxMemorySample s = memory.sample(0);
+        QVERIFY2(s.sockets >= 200 && s.pipes >= 50, qPrintable(s.describe()));
+        QVERIFY2(s.pipes < 60, "both ends of a pipe are one buffer");
+        QVERIFY2(s.bufferBytes >= 200 * 400 * 1024 + 50 * SandboxMemory::kPipeBytes, qPrintable(s.describe()));
+        QVERIFY(s.totalBytes >= s.bufferBytes);
+    }
+
+    // Reading an 8 GiB sparse mapping every 2 MiB maps only the zero page but allocates 16 MiB of
+    // page tables.
+    void pageTablesAreCounted()
+    {
+        SandboxTree tree;
+        START(tree, "m = mmap.mmap(-1, 8 << 30, flags=mmap.MAP_PRIVATE | getattr(mmap, 'MAP_NORESERVE', 0))\n"
+                    "s = sum(m[i] for i in range(0, 8 << 30, 2 * MiB))\n"
+                    "ready(); forever()");
+        SandboxMemory memory(tree.pid1());
+        const SandboxMemorySample s = memory.sample(0);
+        QVERIFY2(s.pageTableBytes >= 16 * MiB, qPrintable(s.describe()));
+        QVERIFY2(s.anonBytes < 64 * MiB, qPrintable(s.describe()));
+        QVERIFY(s.totalBytes >= s.pageTableBytes);
+    }
+
+    void aSandboxThatEndedGivesNoSample()
+    {
+        SandboxTree tree;
+        START(tree, "ready(); forever()");
+        SandboxMemory memory(tree.pid1());
+        QVERIFY(memory.sample(0).valid());
+        tree.kill();
+        // PID 1 dies of --die-with-parent shortly after bwrap.
+        QTRY_VERIFY_WITH_TIMEOUT(!memory.sample(0).valid(), 30000);
+        const SandboxMemorySample s = memory.sample(0);
+        QVERIFY2(s.error.contains("PID 1"), qPrintable(s.error));
+        QCOMPARE(s.totalBytes, 0);
+    }
+
+    // The processes of a normal user's sandbox have that user's host uid; its PID 1 may be
+    // unreadable. The probe samples as that user.
+    void worksAsTheUnprivilegedOwner()
+    {
+        if (::geteuid() != 0)
+            QSKIP("run as root to test another uid (as a user, every case above is this one)");
+        const int uid = 4242;
+        SandboxTree tree(uid);
+        // The process holding the memfd makes itself non-dumpable: its owner may still read it.
+        START(tree, "import ctypes\n"
+                    "x = hold(300)\n"
+                    "ctypes.CDLL(None).prctl(4, 0)\n"
+                    "fd = os.memfd_create('held')\n"
+                    "chunk = b'\\x05' * MiB\n"
+                    "for i in range(200): os.write(fd, chunk)\n"
+                    "with open('/tmp/f', 'wb') as f:\n"
+                    "    for i in range(100): f.write(chunk)\n"
+                    "del chunk; ready(); forever()");
+        QProcess probe;
+        probe.start(QStringLiteral("setpriv"), {QStringLiteral("--reuid=%1").arg(uid), QStringLiteral("--regid=%1").arg(uid),
+                                                QStringLiteral("--clear-groups"), QStringLiteral(SANDPAD_MEMORY_PROBE),
+                                                QString::number(tree.pid1())});
+        QVERIFY(probe.waitForFinished(60000));
+        const QString out = QString::fromUtf8(probe.readAllStandardOutput());
+        QCOMPARE(probe.exitCode(), 0);
+        const auto value = [&](const QString& key) {
+            return QRegularExpression(QStringLiteral("\\b%1=(\\d+)").arg(key)).match(out).captured(1).toLongLong();
+        };
+        QVERIFY2(value("valid") == 1, qPrintable(out));
+        QVERIFY2(value("anon") >= 300 * MiB, qPrintable(out));
+        QVERIFY2(value("shmem") >= 200 * MiB, qPrintable(out));
+        QVERIFY2(value("tmpfs") >= 100 * MiB, qPrintable(out));
+        QVERIFY2(value("total") >= 600 * MiB && value("total") < 700 * MiB, qPrintable(out));
+        QVERIFY2(value("unreadable") == 0, qPrintable(out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSandboxMemory)
+#include "test_sandbox_memory.moc"

@@ -136,9 +136,9 @@ private slots:
         // Once each: the memfd's resident pages are not added again from RssShmem.
         QVERIFY2(s.shmemBytes >= 500 * MiB && s.shmemBytes < 510 * MiB, qPrintable(s.describe()));
         QVERIFY2(s.totalBytes >= 500 * MiB && s.totalBytes < 600 * MiB, qPrintable(s.describe()));
-        // And still counted in later samples that do not re-read the maps.
-        for (int i = 0; i < SandboxMemory::kMapsRescanEvery + 1; ++i)
-            QVERIFY2(memory.sample(0).shmemBytes >= 500 * MiB, "lost between maps scans");
+        // And still counted in later cheap samples that do not re-read the maps.
+        for (int i = 0; i < SandboxMemory::kRescanEvery + 1; ++i)
+            QVERIFY2(memory.sample(qint64(1) << 50).shmemBytes >= 500 * MiB, "lost between maps scans");
     }
 
     void tmpfsFilesAreCounted()
@@ -190,6 +190,35 @@ private slots:
         QVERIFY(s.totalBytes >= s.bufferBytes);
     }
 
+    // Loopback TCP inside the sandbox's own network namespace: each connection holds MiBs in its
+    // queues, far past any per-socket bound; sockets sent away in a message and closed still count.
+    void tcpQueuesAndSocketsInFlightAreCounted()
+    {
+        SandboxTree tree;
+        START(tree, "import array\n"
+                    "srv = socket.socket(); srv.bind(('127.0.0.1', 0)); srv.listen(100)\n"
+                    "conns = []\n"
+                    "for i in range(30):\n"
+                    "    c = socket.create_connection(srv.getsockname()); s, _ = srv.accept()\n"
+                    "    c.setblocking(False)\n"
+                    "    try:\n"
+                    "        while True: c.send(b'x' * 65536)\n"
+                    "    except BlockingIOError: pass\n"
+                    "    conns.append((c, s))\n"
+                    "a, b = socket.socketpair()\n"
+                    "for i in range(20):\n"
+                    "    x, y = socket.socketpair()\n"
+                    "    a.sendmsg([b'.'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array('i', [x.fileno(), y.fileno()]))])\n"
+                    "    x.close(); y.close()\n"
+                    "ready(); forever()");
+        SandboxMemory memory(tree.pid1());
+        const SandboxMemorySample s = memory.sample(0);
+        QVERIFY2(s.tcpQueuedBytes >= 60 * MiB, qPrintable(s.describe()));
+        QVERIFY2(s.sockets >= 61 + 2 + 40, qPrintable(s.describe())); // 61 TCP, the pair, 40 in flight
+        QVERIFY(s.bufferBytes >= s.tcpQueuedBytes + qint64(s.sockets) * 400 * 1024);
+        QVERIFY(s.totalBytes >= s.bufferBytes);
+    }
+
     // Reading an 8 GiB sparse mapping every 2 MiB maps only the zero page but allocates 16 MiB of
     // page tables.
     void pageTablesAreCounted()
@@ -203,6 +232,39 @@ private slots:
         QVERIFY2(s.pageTableBytes >= 16 * MiB, qPrintable(s.describe()));
         QVERIFY2(s.anonBytes < 64 * MiB, qPrintable(s.describe()));
         QVERIFY(s.totalBytes >= s.pageTableBytes);
+    }
+
+    // With no time for scans, one process's descriptors are read per cheap sample (new ones
+    // first) and the rest wait; a total at the threshold is confirmed by a full sample.
+    void scansWithinTheBudgetAndConfirmsAtTheThreshold()
+    {
+        SandboxTree tree;
+        START(tree, "chunk = b'\\x06' * MiB\n"
+                    "for i in range(8):\n"
+                    "    r, w = os.pipe()\n"
+                    "    if os.fork() == 0:\n"
+                    "        fd = os.memfd_create('m%d' % i)\n"
+                    "        for j in range(20): os.write(fd, chunk)\n"
+                    "        os.write(w, b'x'); forever()\n"
+                    "    os.read(r, 1)\n"
+                    "ready(); forever()");
+        SandboxMemory memory(tree.pid1());
+        memory.setScanBudgetUs(0);
+        const qint64 never = qint64(1) << 50;
+        SandboxMemorySample s = memory.sample(never);
+        QCOMPARE(s.processes, 10);
+        QVERIFY(!s.full);
+        QCOMPARE(s.stale, 9);
+        QVERIFY2(s.shmemObjects <= 1, qPrintable(s.describe()));
+        for (int i = 0; i < 9; ++i)
+            s = memory.sample(never);
+        QCOMPARE(s.shmemObjects, 8);
+        QVERIFY2(s.shmemBytes >= 160 * MiB, qPrintable(s.describe()));
+        // A fresh sampler that hits the threshold reads every process at once.
+        SandboxMemory fresh(tree.pid1());
+        fresh.setScanBudgetUs(0);
+        s = fresh.sample(MiB);
+        QVERIFY2(s.full && s.stale == 0 && s.shmemObjects == 8, qPrintable(s.describe()));
     }
 
     void aSandboxThatEndedGivesNoSample()

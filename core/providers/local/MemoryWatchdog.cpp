@@ -5,10 +5,11 @@
 namespace sandpad::localsandbox {
 
 MemoryWatchdog::MemoryWatchdog(SandboxMemory memory, qint64 limitBytes, std::function<void()> kill,
-                               int intervalMs)
+                               int intervalMs, int nearIntervalMs)
     : m_memory(std::move(memory)), m_limit(limitBytes), m_kill(std::move(kill)),
-      m_intervalMs(std::max(1, intervalMs))
+      m_intervalMs(std::max(1, intervalMs)), m_nearIntervalMs(std::max(1, nearIntervalMs))
 {
+    m_clock.start();
     m_timer.setSingleShot(true);
     m_timer.setTimerType(Qt::PreciseTimer);
     QObject::connect(&m_timer, &QTimer::timeout, &m_timer, [this] { tick(); });
@@ -42,6 +43,10 @@ void MemoryWatchdog::sampleNow()
     }
     if (sample.totalBytes > m_peak.totalBytes)
         m_peak = sample;
+    const qint64 now = m_clock.elapsed();
+    if (m_lastAtMs >= 0 && m_last.valid())
+        m_growthPerMs = (sample.totalBytes - m_last.totalBytes) / std::max<qint64>(1, now - m_lastAtMs);
+    m_lastAtMs = now;
     m_last = std::move(sample);
     if (m_last.totalBytes > m_limit) {
         m_exceeded = true;
@@ -59,11 +64,13 @@ void MemoryWatchdog::tick()
 
 int MemoryWatchdog::nextIntervalMs() const
 {
-    int ms = m_intervalMs;
+    qint64 ms = m_intervalMs;
     if (m_last.totalBytes * 100 >= m_limit * kNearPercent)
-        ms = std::min(ms, kNearIntervalMs);
-    const qint64 floorMs = m_last.costUs * kCpuShare / 1000;
-    return int(std::max<qint64>(ms, floorMs));
+        ms = std::min<qint64>(ms, m_nearIntervalMs);
+    if (m_growthPerMs > 0)
+        ms = std::min(ms, std::max<qint64>(m_nearIntervalMs, (m_limit - m_last.totalBytes) / m_growthPerMs / 2));
+    const qint64 floorMs = (m_last.costUs - m_last.confirmUs) * kCpuShare / 1000;
+    return int(std::max(ms, floorMs));
 }
 
 } // namespace sandpad::localsandbox

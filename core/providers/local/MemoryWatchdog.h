@@ -2,6 +2,7 @@
 
 #include "providers/local/SandboxMemory.h"
 
+#include <QElapsedTimer>
 #include <QTimer>
 #include <functional>
 
@@ -12,18 +13,21 @@ namespace sandpad::localsandbox {
 // calls `kill` once when the total crosses the limit. Created and used in that one thread.
 class MemoryWatchdog {
 public:
-    // Between samples. A sample of one Python process costs ~0.1 ms here, and a fast allocator
-    // adds ~3 GiB/s: 50 ms is 0.2% of a core and lets a run overshoot by a few hundred MiB
-    // (tests/bench/bench_memory_watchdog).
+    // Between samples. A sample of one Python process costs ~0.1 ms here, 0.2% of a core at
+    // 50 ms (tests/bench/bench_memory_watchdog has the costs and the overshoot).
     static constexpr int kDefaultIntervalMs = 50;
-    // Past kNearPercent of the limit the watchdog samples every kNearIntervalMs.
+    // Sooner when the total grows fast enough to reach the limit before the next sample (half
+    // the time the last growth rate needs), and past kNearPercent of the limit; never below
+    // kNearIntervalMs.
     static constexpr int kNearIntervalMs = 10;
     static constexpr int kNearPercent = 75;
-    // A sample never takes more than 1/kCpuShare of the time (256 processes cost milliseconds).
+    // Cheap samples never take more than 1/kCpuShare of the time (256 processes cost
+    // milliseconds). The full sample that confirms a kill is not throttled: it is rare, and
+    // only the run's own thread waits for it.
     static constexpr int kCpuShare = 10;
 
     MemoryWatchdog(SandboxMemory memory, qint64 limitBytes, std::function<void()> kill,
-                   int intervalMs = kDefaultIntervalMs);
+                   int intervalMs = kDefaultIntervalMs, int nearIntervalMs = kNearIntervalMs);
 
     // Samples now, then every interval until stop(), the sandbox's end, or the kill.
     void start();
@@ -52,8 +56,12 @@ private:
     qint64 m_limit;
     std::function<void()> m_kill;
     int m_intervalMs;
+    int m_nearIntervalMs;
     QTimer m_timer;
     SandboxMemorySample m_last, m_peak;
+    qint64 m_growthPerMs = 0;  // bytes, between the last two samples
+    QElapsedTimer m_clock;
+    qint64 m_lastAtMs = -1;
     bool m_exceeded = false;
     int m_samples = 0;
     qint64 m_costUs = 0;

@@ -16,6 +16,7 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <numeric>
 #include <unordered_set>
 
 namespace sandpad::localsandbox {
@@ -24,15 +25,6 @@ namespace {
 
 constexpr long kTmpfsMagic = 0x01021994;
 constexpr qint64 kKiB = 1024;
-
-struct DevIno {
-    dev_t dev;
-    ino_t ino;
-    bool operator==(const DevIno& o) const { return dev == o.dev && ino == o.ino; }
-};
-struct DevInoHash {
-    size_t operator()(const DevIno& k) const { return std::hash<quint64>()(quint64(k.ino) * 1000003u ^ quint64(k.dev)); }
-};
 
 // The devices of the kernel's internal shmem mounts: memfds, shared anonymous mappings and SysV
 // segments live there (not in any mount of the sandbox), hugetlb memfds on hugetlbfs' own.
@@ -140,11 +132,31 @@ bool startTime(pid_t pid, std::vector<char>& buf, unsigned long long& out)
     return true;
 }
 
+void appendPids(const char* path, std::vector<char>& buf, std::vector<pid_t>& out)
+{
+    const ssize_t n = readFile(path, buf);
+    for (ssize_t i = 0; i < n;) {
+        char* end = nullptr;
+        const long child = std::strtol(buf.data() + i, &end, 10);
+        if (end == buf.data() + i)
+            break;
+        if (child > 0)
+            out.push_back(pid_t(child));
+        i = end - buf.data();
+    }
+}
+
 // Appends the children of every thread of `pid` (a forked process hangs off the thread that
-// forked it; orphans are reparented to the namespace's PID 1).
-void appendChildren(pid_t pid, std::vector<char>& buf, std::vector<pid_t>& out)
+// forked it; orphans are reparented to the namespace's PID 1). With one thread there is no
+// need to list the task directory (that costs as much as the rest).
+void appendChildren(pid_t pid, int threads, std::vector<char>& buf, std::vector<pid_t>& out)
 {
     char path[320];
+    if (threads == 1) {
+        std::snprintf(path, sizeof path, "/proc/%d/task/%d/children", int(pid), int(pid));
+        appendPids(path, buf, out);
+        return;
+    }
     std::snprintf(path, sizeof path, "/proc/%d/task", int(pid));
     DIR* dir = ::opendir(path);
     if (!dir)
@@ -153,32 +165,9 @@ void appendChildren(pid_t pid, std::vector<char>& buf, std::vector<pid_t>& out)
         if (entry->d_name[0] < '0' || entry->d_name[0] > '9')
             continue;
         std::snprintf(path, sizeof path, "/proc/%d/task/%s/children", int(pid), entry->d_name);
-        const ssize_t n = readFile(path, buf);
-        for (ssize_t i = 0; i < n;) {
-            char* end = nullptr;
-            const long child = std::strtol(buf.data() + i, &end, 10);
-            if (end == buf.data() + i)
-                break;
-            if (child > 0)
-                out.push_back(pid_t(child));
-            i = end - buf.data();
-        }
+        appendPids(path, buf, out);
     }
     ::closedir(dir);
-}
-
-// Counts one open file of a sandbox process: its kind is all we need of a socket or pipe, and a
-// shmem object's allocated size.
-template <class Objects, class Set>
-void classify(const struct stat& st, Objects& objects, Set& sockets, Set& pipes)
-{
-    const typename Set::key_type key{st.st_dev, st.st_ino};
-    if (S_ISSOCK(st.st_mode))
-        sockets.insert(key);
-    else if (S_ISFIFO(st.st_mode))
-        pipes.insert(key);
-    else if (S_ISREG(st.st_mode) && isShmemDevice(st.st_dev))
-        objects[key] = qint64(st.st_blocks) * 512;
 }
 
 // The descriptors of a process whose /proc/<pid>/fd is denied: a non-dumpable one, as its owner
@@ -228,7 +217,8 @@ QString SandboxMemorySample::describe() const
     parts << QStringLiteral("shared memory %1 (%2 objects%3)").arg(mib(shmemBytes)).arg(shmemObjects)
                  .arg(shmemApproximate ? QStringLiteral(", some by resident size") : QString());
     parts << QStringLiteral("tmpfs %1 + %2 for %3 files").arg(mib(tmpfsBytes), mib(tmpfsInodeBytes)).arg(tmpfsFiles);
-    parts << QStringLiteral("buffers up to %1 (%2 sockets, %3 pipes)").arg(mib(bufferBytes)).arg(sockets).arg(pipes);
+    parts << QStringLiteral("buffers up to %1 (%2 sockets, %3 pipes, TCP queues %4)")
+                 .arg(mib(bufferBytes)).arg(sockets).arg(pipes).arg(mib(tcpQueuedBytes));
     QString text = mib(totalBytes) + QStringLiteral(" = ") + parts.join(QStringLiteral(" + "));
     if (unreadable > 0)
         text += QStringLiteral("; %1 process(es) unreadable").arg(unreadable);
@@ -265,16 +255,53 @@ bool SandboxMemory::readStatus(pid_t pid, Status& status)
     status.pteKb = field(text, "VmPTE:");
     status.hugetlbKb = field(text, "HugetlbPages:");
     status.fdSize = int(field(text, "FDSize:"));
+    status.threads = int(field(text, "Threads:"));
     return true;
 }
 
-// The shared mappings of `pid` whose object lives on the internal shmem mount (their pages may
-// be resident in the object but not in the mapping: MADV_DONTNEED, a partial munmap).
+// What the process's descriptors hold: shmem objects (memfds) by allocated size, and which
+// pipes and sockets (each object once, however many descriptors share it).
+void SandboxMemory::scanDescriptors(pid_t pid, const Status& status, Process& process)
+{
+    process.scannedAt = m_sampleNo;
+    process.fdObjects.clear();
+    process.pipes.clear();
+    process.sockets.clear();
+    const auto classify = [&](const struct stat& st) {
+        const Key key{st.st_dev, st.st_ino};
+        if (S_ISSOCK(st.st_mode))
+            process.sockets.push_back(key);
+        else if (S_ISFIFO(st.st_mode))
+            process.pipes.push_back(key);
+        else if (S_ISREG(st.st_mode) && isShmemDevice(st.st_dev))
+            process.fdObjects.emplace_back(key, qint64(st.st_blocks) * 512);
+    };
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/fd", int(pid));
+    process.fdDenied = false;
+    if (DIR* dir = ::opendir(path)) {
+        const int dfd = ::dirfd(dir);
+        while (const dirent* entry = ::readdir(dir)) {
+            struct stat st {};
+            if (entry->d_name[0] != '.' && ::fstatat(dfd, entry->d_name, &st, 0) == 0) // the open file
+                classify(st);
+        }
+        ::closedir(dir);
+    } else if (errno != ENOENT && pid != m_pid1) { // our own init may be non-dumpable: it holds nothing
+        process.fdDenied = !visitFdsThroughPidfd(pid, status.fdSize, classify);
+    }
+}
+
+// The shared mappings of `pid` whose object lives on the internal shmem mount, sized through
+// /proc/<pid>/map_files (needs CAP_SYS_ADMIN; else the process's RssShmem counts). Their pages
+// may sit in the object but not in the mapping (MADV_DONTNEED, a partial munmap): RSS misses them.
 void SandboxMemory::readMaps(pid_t pid, Process& process)
 {
-    process.mapsAge = 0;
-    process.shmemMappings.clear();
-    char path[64];
+    process.mapsAt = m_sampleNo;
+    std::vector<Mapping> mappings;
+    process.mapObjects.clear();
+    process.mapsUnsizable = false;
+    char path[96];
     std::snprintf(path, sizeof path, "/proc/%d/maps", int(pid));
     const ssize_t n = readFile(path, m_buffer);
     for (ssize_t i = 0; i < n;) {
@@ -289,15 +316,24 @@ void SandboxMemory::readMaps(pid_t pid, Process& process)
         m.end = std::strtoul(p + 1, &p, 16);
         if (p + 5 >= line + len || p[4] != 's') // only shared mappings
             continue;
-        p = static_cast<char*>(std::memchr(p + 6, ' ', size_t(line + len - (p + 6)))); // skip offset
+        p = static_cast<char*>(std::memchr(p + 6, ' ', size_t(line + len - (p + 6)))); // skip the offset
         if (!p)
             continue;
         const unsigned long major = std::strtoul(p + 1, &p, 16);
         const unsigned long minor = std::strtoul(p + 1, &p, 16);
-        m.dev = makedev(major, minor);
-        m.ino = ino_t(std::strtoull(p, nullptr, 10));
-        if (m.ino != 0 && isShmemDevice(m.dev))
-            process.shmemMappings.push_back(m);
+        m.key = {makedev(major, minor), ino_t(std::strtoull(p, nullptr, 10))};
+        if (m.key.ino != 0 && isShmemDevice(m.key.dev))
+            mappings.push_back(m);
+    }
+    for (const Mapping& m : mappings) {
+        std::snprintf(path, sizeof path, "/proc/%d/map_files/%lx-%lx", int(pid), m.start, m.end);
+        struct stat st {};
+        if (::stat(path, &st) == 0 && st.st_ino == m.key.ino)
+            process.mapObjects.emplace_back(m.key, qint64(st.st_blocks) * 512);
+        else if (errno == EPERM || errno == EACCES)
+            process.mapsUnsizable = true;
+        else
+            process.mapsAt = -1; // unmapped or replaced meanwhile: read again next time
     }
 }
 
@@ -350,151 +386,233 @@ void SandboxMemory::countTmpfs(const std::vector<pid_t>& pids, SandboxMemorySamp
     sample.notes << QStringLiteral("tmpfs mounts unreadable (no process's root is accessible)");
 }
 
+// The sandbox's own network namespace: "sockets: used" counts every socket in it, also those
+// held only by a message in flight (SCM_RIGHTS), and "TCP: inuse" says whether reading its TCP
+// queues is worth it (/proc/<pid>/net/tcp walks the whole host's hash table: ~8 ms here), which
+// is then done every kRescanEvery samples, when the count moves, and in a full sample.
+// TCP buffers can hold GiBs (200 loopback connections held 750 MiB), far past a socket's
+// default send buffer. Nothing is counted this way when the sandbox shares our namespace.
+void SandboxMemory::countNetwork(const std::vector<pid_t>& pids, bool full, SandboxMemorySample& sample)
+{
+    for (const pid_t pid : pids) {
+        char path[64];
+        if (m_ownNetwork < 0) {
+            struct stat theirs {}, ours {};
+            std::snprintf(path, sizeof path, "/proc/%d/ns/net", int(pid));
+            if (::stat(path, &theirs) != 0 || ::stat("/proc/self/ns/net", &ours) != 0)
+                continue;
+            m_ownNetwork = theirs.st_ino != ours.st_ino || theirs.st_dev != ours.st_dev ? 1 : 0;
+        }
+        if (m_ownNetwork == 0)
+            return;
+        int tcpSockets = 0;
+        for (const char* file : {"sockstat", "sockstat6"}) {
+            std::snprintf(path, sizeof path, "/proc/%d/net/%s", int(pid), file);
+            const ssize_t n = readFile(path, m_buffer);
+            if (n <= 0)
+                continue;
+            const std::string_view text(m_buffer.data(), size_t(n));
+            if (text.rfind("sockets: used ", 0) == 0)
+                sample.sockets = std::max(sample.sockets, int(std::strtol(m_buffer.data() + 14, nullptr, 10)));
+            for (const std::string_view key : {std::string_view("\nTCP: inuse "), std::string_view("TCP6: inuse ")}) {
+                const size_t at = text.find(key);
+                if (at != std::string_view::npos)
+                    tcpSockets += int(std::strtol(m_buffer.data() + at + key.size(), nullptr, 10));
+            }
+        }
+        if (tcpSockets == 0) {
+            m_tcpQueuedBytes = 0;
+        } else if (full || tcpSockets != m_tcpSockets || m_sampleNo - m_tcpReadAt >= kRescanEvery) {
+            m_tcpReadAt = m_sampleNo;
+            m_tcpQueuedBytes = 0;
+            for (const char* file : {"tcp", "tcp6"}) {
+                std::snprintf(path, sizeof path, "/proc/%d/net/%s", int(pid), file);
+                const ssize_t n = readFile(path, m_buffer);
+                // "sl local remote st tx_queue:rx_queue ..." in hex; a listener's rx_queue is its backlog
+                for (ssize_t i = 0; i < n;) {
+                    const char* line = m_buffer.data() + i;
+                    const char* eol = static_cast<const char*>(std::memchr(line, '\n', size_t(n - i)));
+                    i += (eol ? eol - line : n - i) + 1;
+                    unsigned state = 0;
+                    unsigned long long tx = 0, rx = 0;
+                    if (std::sscanf(line, "%*s %*s %*s %x %llx:%llx", &state, &tx, &rx) == 3 && state != 0x0A)
+                        m_tcpQueuedBytes += qint64(tx + rx);
+                }
+            }
+        }
+        m_tcpSockets = tcpSockets;
+        sample.tcpQueuedBytes = m_tcpQueuedBytes;
+        return;
+    }
+}
+
 SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
 {
     QElapsedTimer timer;
     timer.start();
+    const bool full = exactFrom <= 0;
+    ++m_sampleNo;
     SandboxMemorySample s;
+    s.full = full;
     unsigned long long start = 0;
     if (!startTime(m_pid1, m_buffer, start) || start != m_pid1Start) {
         s.error = QStringLiteral("the sandbox's PID 1 (host pid %1) is gone").arg(m_pid1);
         return s;
     }
 
-    std::vector<pid_t> pids{m_pid1};
-    {
-        std::unordered_set<pid_t> visited{m_pid1};
-        std::vector<pid_t> children;
-        for (size_t i = 0; i < pids.size(); ++i) {
-            children.clear();
-            appendChildren(pids[i], m_buffer, children);
-            for (const pid_t child : children)
-                if (visited.insert(child).second)
-                    pids.push_back(child);
-        }
-    }
-
+    // The tree, breadth first, with the counters of every process, every time. (A pid reused
+    // between two samples keeps the old process's scans until its next one; reuse needs pid_max
+    // forks within one interval.)
     for (auto& [pid, process] : m_processes)
         process.seen = false;
-
     struct Live {
         pid_t pid;
         Status status;
         Process* process;
     };
     std::vector<Live> live;
-    live.reserve(pids.size());
-    std::unordered_map<DevIno, qint64, DevInoHash> objects; // shmem objects: bytes allocated
-    std::unordered_set<DevIno, DevInoHash> sockets, pipes;
-    char path[96];
-
-    // Pass 1: counters, and the objects behind open descriptors.
-    for (const pid_t pid : pids) {
+    std::vector<pid_t> pids{m_pid1};
+    std::unordered_set<pid_t> visited{m_pid1};
+    std::vector<pid_t> children;
+    for (size_t i = 0; i < pids.size(); ++i) {
+        const pid_t pid = pids[i];
         Status status;
-        unsigned long long started = 0;
-        if (!startTime(pid, m_buffer, started) || !readStatus(pid, status))
-            continue; // exited meanwhile, or a zombie: nothing left to count
+        if (!readStatus(pid, status))
+            continue; // exited meanwhile
+        children.clear();
+        appendChildren(pid, status.threads, m_buffer, children);
+        for (const pid_t child : children)
+            if (visited.insert(child).second)
+                pids.push_back(child);
+        if (status.vmSizeKb == 0 && pid != m_pid1)
+            continue; // a zombie: nothing left to count
         Process& process = m_processes[pid];
-        if (process.startTime != started)
-            process = Process{};
-        process.startTime = started;
         process.seen = true;
         live.push_back({pid, status, &process});
-        if (status.vmSizeKb == 0) // exiting: its memory is gone
+    }
+    for (auto it = m_processes.begin(); it != m_processes.end();)
+        it = it->second.seen ? std::next(it) : m_processes.erase(it);
+
+    // Descriptors and mappings: new processes first, then those whose mappings moved, then the
+    // longest unread; within the budget unless full.
+    const auto mapsMoved = [](const Live& l) {
+        return l.process->mapsAt < 0 || l.process->vmSizeKb != l.status.vmSizeKb || l.process->rssShmemKb != l.status.rssShmemKb;
+    };
+    std::vector<size_t> work;
+    for (size_t i = 0; i < live.size(); ++i) {
+        const Process& p = *live[i].process;
+        if (full || p.scannedAt < 0 || mapsMoved(live[i]) || m_sampleNo - std::min(p.scannedAt, p.mapsAt) >= kRescanEvery)
+            work.push_back(i);
+    }
+    const auto rank = [&](size_t i) {
+        const Process& p = *live[i].process;
+        return std::make_pair(p.scannedAt < 0 ? 0 : mapsMoved(live[i]) ? 1 : 2, std::min(p.scannedAt, p.mapsAt));
+    };
+    std::stable_sort(work.begin(), work.end(), [&](size_t a, size_t b) { return rank(a) < rank(b); });
+    QElapsedTimer scanTimer;
+    scanTimer.start();
+    size_t scanned = 0;
+    for (const size_t i : work) {
+        Live& l = live[i];
+        if (!full && scanned++ > 0 && scanTimer.nsecsElapsed() / 1000 >= m_scanBudgetUs) { // one at least
+            ++s.stale;
             continue;
-
-        std::snprintf(path, sizeof path, "/proc/%d/fd", int(pid));
-        if (DIR* dir = ::opendir(path)) {
-            const int dfd = ::dirfd(dir);
-            while (const dirent* entry = ::readdir(dir)) {
-                struct stat st {};
-                if (entry->d_name[0] != '.' && ::fstatat(dfd, entry->d_name, &st, 0) == 0) // the open file
-                    classify(st, objects, sockets, pipes);
-            }
-            ::closedir(dir);
-        } else if (errno != ENOENT && pid != m_pid1 // our own init may be non-dumpable: it holds nothing
-                   && !visitFdsThroughPidfd(pid, status.fdSize, [&](const struct stat& st) { classify(st, objects, sockets, pipes); })) {
-            ++s.unreadable;
         }
-
-        // Re-read the mappings when they may have changed, and now and then anyway (a mapping
-        // replaced by one of the same size changes neither counter).
-        if (process.vmSizeKb != status.vmSizeKb || process.rssShmemKb != status.rssShmemKb
-            || ++process.mapsAge >= kMapsRescanEvery) {
-            readMaps(pid, process);
-            process.vmSizeKb = status.vmSizeKb;
-            process.rssShmemKb = status.rssShmemKb;
+        Process& p = *l.process;
+        if (full || p.scannedAt < 0 || m_sampleNo - p.scannedAt >= kRescanEvery)
+            scanDescriptors(l.pid, l.status, p);
+        if (full || mapsMoved(l) || m_sampleNo - p.mapsAt >= kRescanEvery) {
+            readMaps(l.pid, p);
+            p.vmSizeKb = l.status.vmSizeKb;
+            p.rssShmemKb = l.status.rssShmemKb;
         }
     }
 
-    // Pass 2: shared objects reachable only through a mapping (the descriptor closed), sized
-    // through /proc/<pid>/map_files (needs CAP_SYS_ADMIN; else their resident pages count).
-    for (Live& l : live) {
-        Process& process = *l.process;
-        process.mapsUnsizable = false;
-        for (const Mapping& m : process.shmemMappings) {
-            const DevIno key{m.dev, m.ino};
-            if (objects.count(key))
-                continue;
-            std::snprintf(path, sizeof path, "/proc/%d/map_files/%lx-%lx", int(l.pid), m.start, m.end);
-            struct stat st {};
-            if (::stat(path, &st) == 0 && st.st_ino == m.ino) {
-                objects[key] = qint64(st.st_blocks) * 512;
-            } else if (errno == EPERM || errno == EACCES) {
-                process.mapsUnsizable = true;
-            } else {
-                process.mapsAge = kMapsRescanEvery; // unmapped or replaced: read the maps again
-            }
-        }
-        if (process.mapsUnsizable) {
+    // Everything the processes hold, each object once.
+    std::unordered_map<Key, qint64, KeyHash> objects;
+    std::unordered_set<Key, KeyHash> pipes, sockets;
+    for (const Live& l : live) {
+        const Process& p = *l.process;
+        for (const auto& [key, bytes] : p.fdObjects)
+            objects[key] = std::max(objects[key], bytes);
+        for (const auto& [key, bytes] : p.mapObjects)
+            objects[key] = std::max(objects[key], bytes);
+        pipes.insert(p.pipes.begin(), p.pipes.end());
+        sockets.insert(p.sockets.begin(), p.sockets.end());
+        if (p.fdDenied)
+            ++s.unreadable;
+        if (p.mapsUnsizable) {
             s.shmemApproximate = true;
             s.shmemBytes += l.status.rssShmemKb * kKiB;
         }
+        s.pageTableBytes += l.status.pteKb * kKiB;
     }
     for (const auto& [key, bytes] : objects)
         s.shmemBytes += bytes;
     s.shmemObjects = int(objects.size());
-    s.sockets = int(sockets.size());
     s.pipes = int(pipes.size());
-    s.bufferBytes = qint64(s.sockets) * socketBytes() + qint64(s.pipes) * kPipeBytes;
-
+    s.sockets = int(sockets.size());
+    countNetwork(pids, full, s);
+    s.bufferBytes = qint64(s.sockets) * socketBytes() + qint64(s.pipes) * kPipeBytes + s.tcpQueuedBytes;
     countTmpfs(pids, s);
-
-    qint64 residentKb = 0;
-    for (const Live& l : live) {
-        residentKb += l.status.rssAnonKb + l.status.swapKb + l.status.hugetlbKb;
-        s.pageTableBytes += l.status.pteKb * kKiB;
-    }
     s.processes = int(live.size());
     const qint64 others = s.pageTableBytes + s.shmemBytes + s.tmpfsBytes + s.tmpfsInodeBytes + s.bufferBytes;
-    s.anonBytes = residentKb * kKiB;
-    s.exact = s.processes <= 2;
-    if (!s.exact && s.anonBytes + others >= exactFrom) {
-        // PSS, re-read per process when its resident size moved or its turn came (staggered by
-        // pid so that the cost spreads over samples); in between its growth counts as private.
-        qint64 anonKb = 0;
-        for (const Live& l : live) {
-            Process& p = *l.process;
-            const qint64 rssKb = l.status.rssAnonKb + l.status.swapKb;
-            const bool moved = p.pssRssKb < 0 || std::abs(rssKb - p.pssRssKb) > std::max<qint64>(p.pssRssKb / 16, 8192);
-            if (p.pssRssKb < 0)
-                p.pssAge = int(l.pid % kPssRefreshEvery);
+
+    // Private memory: resident size, or PSS where pages may be shared (more than two processes).
+    const auto residentKb = [](const Status& st) { return st.rssAnonKb + st.swapKb; };
+    const auto movedSincePss = [&](const Live& l) {
+        const Process& p = *l.process;
+        return p.pssRssKb < 0 || std::abs(residentKb(l.status) - p.pssRssKb) > std::max<qint64>(p.pssRssKb / 16, 8192);
+    };
+    s.exact = live.size() <= 2;
+    const qint64 residentTotalKb = std::accumulate(live.begin(), live.end(), qint64(0),
+                                                   [&](qint64 sum, const Live& l) { return sum + residentKb(l.status); });
+    if (!s.exact && (full || (residentTotalKb * kKiB + others) * 2 >= exactFrom)) {
+        std::vector<size_t> order(live.size());
+        std::iota(order.begin(), order.end(), size_t(0));
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return std::make_pair(!movedSincePss(live[a]), live[a].process->pssAt)
+                   < std::make_pair(!movedSincePss(live[b]), live[b].process->pssAt);
+        });
+        QElapsedTimer pssTimer;
+        pssTimer.start();
+        size_t read = 0;
+        for (const size_t i : order) {
+            if (!full && read++ > 0 && pssTimer.nsecsElapsed() / 1000 >= m_scanBudgetUs)
+                break;
+            Process& p = *live[i].process;
             qint64 pssKb = 0;
-            if ((moved || ++p.pssAge >= kPssRefreshEvery) && readPss(l.pid, pssKb)) {
-                p.pssRssKb = rssKb;
+            if (readPss(live[i].pid, pssKb)) {
+                p.pssRssKb = residentKb(live[i].status);
                 p.pssAnonKb = pssKb;
-                p.pssAge = 0;
+                p.pssAt = m_sampleNo;
             }
-            anonKb += p.pssRssKb < 0 ? rssKb : p.pssAnonKb + (rssKb - p.pssRssKb);
-            anonKb += l.status.hugetlbKb;
         }
-        s.anonBytes = anonKb * kKiB;
-        s.exact = true;
     }
+    qint64 anonKb = 0;
+    bool allPss = true;
+    for (const Live& l : live) {
+        const Process& p = *l.process;
+        const qint64 rssKb = residentKb(l.status);
+        if (s.exact || p.pssRssKb < 0) {
+            anonKb += rssKb;
+            allPss = allPss && s.exact;
+        } else {
+            anonKb += p.pssAnonKb + (rssKb - p.pssRssKb); // growth since counts as private
+        }
+        anonKb += l.status.hugetlbKb;
+    }
+    s.exact = s.exact || allPss;
+    s.anonBytes = anonKb * kKiB;
     s.totalBytes = s.anonBytes + others;
 
-    for (auto it = m_processes.begin(); it != m_processes.end();)
-        it = it->second.seen ? std::next(it) : m_processes.erase(it);
+    // At the threshold the answer decides a kill: read everything now.
+    if (!full && s.totalBytes >= exactFrom) {
+        SandboxMemorySample confirmed = sample(0);
+        confirmed.confirmUs = confirmed.costUs;
+        confirmed.costUs = timer.nsecsElapsed() / 1000;
+        return confirmed;
+    }
     s.costUs = timer.nsecsElapsed() / 1000;
     return s;
 }

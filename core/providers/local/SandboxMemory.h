@@ -20,23 +20,28 @@ struct SandboxMemorySample {
     qint64 shmemBytes = 0;      // memfds and shared anonymous memory: each object once, whole
     qint64 tmpfsBytes = 0;      // file data in the sandbox's tmpfs mounts
     qint64 tmpfsInodeBytes = 0; // kernel memory of their files (kTmpfsInodeBytes each)
-    qint64 bufferBytes = 0;     // upper bound of socket and pipe buffers (per open object)
+    qint64 bufferBytes = 0;     // socket and pipe buffers: a bound per object, plus TCP queues
+    qint64 tcpQueuedBytes = 0;  // of that, bytes queued in the sandbox's TCP sockets
 
     int processes = 0;
     int shmemObjects = 0;
     int tmpfsFiles = 0;
-    int sockets = 0;
+    int sockets = 0;     // open or in flight (SCM_RIGHTS), when the sandbox has its own network
     int pipes = 0;
     int unreadable = 0;  // processes (PID 1 aside) whose descriptors could not be read
+    int stale = 0;       // processes whose descriptors or mappings are from an earlier sample
 
-    // anonBytes is PSS (a copy-on-write page shared after fork counted once). When false it is
-    // the resident size of each process, an upper bound: the sample was below `exactFrom`.
+    // anonBytes is PSS (a copy-on-write page shared after fork counted once), read now or at an
+    // earlier sample plus the growth since. When false some processes count by resident size,
+    // an upper bound: the sample was below `exactFrom`. `full`: every process was read now.
     bool exact = false;
+    bool full = false;
     // Some shared mappings' objects could not be sized (no CAP_SYS_ADMIN for map_files): their
     // resident pages were counted instead (pages dropped with MADV_DONTNEED are then missed).
     bool shmemApproximate = false;
     QStringList notes;   // e.g. a mount that is not a sized tmpfs
     qint64 costUs = 0;   // what taking this sample cost
+    qint64 confirmUs = 0; // of that, the full sample that confirmed a total at the threshold
     QString error;       // PID 1 gone or unreadable: nothing was counted
 
     bool valid() const { return error.isEmpty(); }
@@ -46,59 +51,80 @@ struct SandboxMemorySample {
 
 // Samples the memory of one sandbox, given the host pid of its PID 1 and the sandbox-side paths
 // of its tmpfs mounts. Works as root and as the unprivileged owner of the sandbox's processes.
-// Keeps a little state between samples (what each process maps), so reuse one per sandbox.
-// Not thread-safe; cheap to construct.
+// Keeps what it learned of each process between samples (its descriptors, mappings, PSS), so
+// use one per sandbox for its whole life. Not thread-safe.
 class SandboxMemory {
 public:
     static constexpr qint64 kTmpfsInodeBytes = 2048;  // measured: ~2.2 KiB of MemAvailable per empty file
     static constexpr qint64 kPipeBytes = 64 * 1024;   // a pipe's default capacity (16 pages)
-    static constexpr int kMapsRescanEvery = 10;       // samples; see sample()
-    static constexpr int kPssRefreshEvery = 10;
+    // A process's descriptors and mappings are re-read at least every kRescanEvery samples, and
+    // the shared mappings whenever its VmSize or RssShmem moved; new processes first. Below the
+    // threshold this work stops after kScanBudgetUs per sample (256 processes of 1024
+    // descriptors would take ~1 s), the rest waits for its turn.
+    static constexpr int kRescanEvery = 10;
+    static constexpr qint64 kScanBudgetUs = 2000;
 
     static QStringList defaultTmpfsMounts(); // /tmp, /home/sandbox, /dev/shm
 
-    SandboxMemory(pid_t pid1, QStringList tmpfsMounts = defaultTmpfsMounts());
+    explicit SandboxMemory(pid_t pid1, QStringList tmpfsMounts = defaultTmpfsMounts());
 
-    // Walks PID 1's descendants (/proc/<pid>/task/<tid>/children) and counts them. Shared pages
-    // after fork are counted by resident size in each process (cheap: counters in
-    // /proc/<pid>/status) until that total reaches `exactFrom`; from there by PSS
-    // (smaps_rollup, ~33 ms per resident GiB here), refreshed per process when its resident size
-    // moves or every kPssRefreshEvery samples. exactFrom = 0: always PSS. A tree of at most two
-    // processes is exact either way (nothing to share after exec).
+    // Walks PID 1's descendants (/proc/<pid>/task/<tid>/children) and counts them. Below
+    // `exactFrom` a sample is cheap: private memory by resident size (an upper bound after fork)
+    // or by each process's last PSS plus its growth since, PSS re-read within the budget once
+    // the total passes half of exactFrom, descriptors and mappings as above. A total at or above
+    // exactFrom is confirmed by a full sample: every process read now, PSS from smaps_rollup
+    // (~70 ms per resident GiB here). exactFrom = 0: always full. A tree of at most two
+    // processes needs no PSS (nothing is shared after exec).
     SandboxMemorySample sample(qint64 exactFrom = 0);
 
     pid_t pid1() const { return m_pid1; }
+    void setScanBudgetUs(qint64 us) { m_scanBudgetUs = us; }
 
 private:
-    struct Mapping {
-        unsigned long start = 0, end = 0;
+    struct Key {
         dev_t dev = 0;
         ino_t ino = 0;
+        bool operator==(const Key& o) const { return dev == o.dev && ino == o.ino; }
     };
-    // What is remembered of a process between samples.
-    struct Process {
-        unsigned long long startTime = 0; // tells a reused pid apart
-        qint64 vmSizeKb = -1, rssShmemKb = -1;
-        int mapsAge = 0;                  // samples since /proc/<pid>/maps was read
-        std::vector<Mapping> shmemMappings;
-        bool mapsUnsizable = false;       // map_files denied: count RssShmem instead
-        qint64 pssRssKb = -1, pssAnonKb = 0; // RssAnon+VmSwap and PSS at the last smaps_rollup
-        int pssAge = 0;
-        bool seen = false;
+    struct KeyHash {
+        size_t operator()(const Key& k) const { return std::hash<quint64>()(quint64(k.ino) * 1000003u ^ quint64(k.dev)); }
+    };
+    struct Mapping {
+        unsigned long start = 0, end = 0;
+        Key key;
     };
     struct Status {
         qint64 vmSizeKb = 0, rssAnonKb = 0, rssShmemKb = 0, swapKb = 0, pteKb = 0, hugetlbKb = 0;
         int fdSize = 0; // slots of the descriptor table
+        int threads = 0;
+    };
+    // What is remembered of a process between samples.
+    struct Process {
+        int scannedAt = -1, mapsAt = -1, pssAt = -1; // sample numbers
+        qint64 vmSizeKb = -1, rssShmemKb = -1;       // when the maps were read
+        std::vector<std::pair<Key, qint64>> fdObjects, mapObjects; // shmem objects: bytes allocated
+        std::vector<Key> pipes, sockets;
+        bool fdDenied = false;
+        bool mapsUnsizable = false;                  // map_files denied: count RssShmem instead
+        qint64 pssRssKb = -1, pssAnonKb = 0;         // RssAnon+VmSwap and PSS at the last smaps_rollup
+        bool seen = false;
     };
 
     bool readStatus(pid_t pid, Status& status);
+    void scanDescriptors(pid_t pid, const Status& status, Process& process);
     void readMaps(pid_t pid, Process& process);
     bool readPss(pid_t pid, qint64& pssAnonKb);
     void countTmpfs(const std::vector<pid_t>& pids, SandboxMemorySample& sample);
+    void countNetwork(const std::vector<pid_t>& pids, bool full, SandboxMemorySample& sample);
 
     pid_t m_pid1;
     unsigned long long m_pid1Start = 0;
     QStringList m_mounts;
+    qint64 m_scanBudgetUs = kScanBudgetUs;
+    int m_sampleNo = 0;
+    int m_ownNetwork = -1; // the sandbox has its own network namespace: 1, shares ours: 0
+    int m_tcpSockets = 0, m_tcpReadAt = -1;
+    qint64 m_tcpQueuedBytes = 0;
     std::unordered_map<pid_t, Process> m_processes;
     std::vector<char> m_buffer;
 };

@@ -486,9 +486,11 @@ SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
                 pids.push_back(child);
         if (status.vmSizeKb == 0 && pid != m_pid1)
             continue; // a zombie: nothing left to count
-        Process& process = m_processes[pid];
-        process.seen = true;
-        live.push_back({pid, status, &process});
+        auto [it, created] = m_processes.try_emplace(pid);
+        if (created)
+            m_treeGrewAt = m_sampleNo;
+        it->second.seen = true;
+        live.push_back({pid, status, &it->second});
     }
     for (auto it = m_processes.begin(); it != m_processes.end();)
         it = it->second.seen ? std::next(it) : m_processes.erase(it);
@@ -560,19 +562,26 @@ SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
 
     // Private memory: resident size, or PSS where pages may be shared (more than two processes).
     const auto residentKb = [](const Status& st) { return st.rssAnonKb + st.swapKb; };
-    const auto movedSincePss = [&](const Live& l) {
-        const Process& p = *l.process;
-        return p.pssRssKb < 0 || std::abs(residentKb(l.status) - p.pssRssKb) > std::max<qint64>(p.pssRssKb / 16, 8192);
-    };
     s.exact = live.size() <= 2;
     const qint64 residentTotalKb = std::accumulate(live.begin(), live.end(), qint64(0),
                                                    [&](qint64 sum, const Live& l) { return sum + residentKb(l.status); });
     if (!s.exact && (full || (residentTotalKb * kKiB + others) * 2 >= exactFrom)) {
-        std::vector<size_t> order(live.size());
-        std::iota(order.begin(), order.end(), size_t(0));
+        // A read stays valid, plus the growth since as private (new pages are), until a new
+        // process appears (a fork shares pages anew); a process that shared pages when read is
+        // read again every kRescanEvery samples (a copy-on-write break makes a shared page two).
+        // Never read or invalid first, then the oldest.
+        std::vector<size_t> order;
+        for (size_t i = 0; i < live.size(); ++i) {
+            const Process& p = *live[i].process;
+            const bool shared = p.pssAnonKb * 16 < p.pssRssKb * 15;
+            if (p.pssRssKb < 0 || p.pssAt < m_treeGrewAt || (shared && m_sampleNo - p.pssAt >= kRescanEvery))
+                order.push_back(i);
+        }
         std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-            return std::make_pair(!movedSincePss(live[a]), live[a].process->pssAt)
-                   < std::make_pair(!movedSincePss(live[b]), live[b].process->pssAt);
+            const Process& pa = *live[a].process;
+            const Process& pb = *live[b].process;
+            return std::make_pair(pa.pssRssKb >= 0 && pa.pssAt >= m_treeGrewAt, pa.pssAt)
+                   < std::make_pair(pb.pssRssKb >= 0 && pb.pssAt >= m_treeGrewAt, pb.pssAt);
         });
         QElapsedTimer pssTimer;
         pssTimer.start();

@@ -68,13 +68,14 @@ public:
 
     explicit SandboxMemory(pid_t pid1, QStringList tmpfsMounts = defaultTmpfsMounts());
 
-    // Walks PID 1's descendants (/proc/<pid>/task/<tid>/children) and counts them. Below
-    // `exactFrom` a sample is cheap: private memory by resident size (an upper bound after fork)
-    // or by each process's last PSS plus its growth since, PSS re-read within the budget once
-    // the total passes half of exactFrom, descriptors and mappings as above. A total at or above
-    // exactFrom is confirmed by a full sample: every process read now, PSS from smaps_rollup
-    // (~70 ms per resident GiB here). exactFrom = 0: always full. A tree of at most two
-    // processes needs no PSS (nothing is shared after exec).
+    // Walks PID 1's descendants (/proc/<pid>/task/<tid>/children) and counts them. Private
+    // memory: resident size (an upper bound once pages are shared after fork) until the total
+    // passes half of `exactFrom`, then each process's PSS (smaps_rollup, ~30-70 ms per resident
+    // GiB here) plus its growth since, read again once a new process appeared or, if it shared
+    // pages, every kRescanEvery samples. Below exactFrom a sample is cheap (kScanBudgetUs); a
+    // total at or above it is confirmed by a full sample: every process's descriptors and
+    // mappings read now, and every PSS that is due. exactFrom = 0: always full. A tree of at
+    // most two processes needs no PSS (nothing is shared after exec).
     SandboxMemorySample sample(qint64 exactFrom = 0);
 
     pid_t pid1() const { return m_pid1; }
@@ -122,6 +123,7 @@ private:
     QStringList m_mounts;
     qint64 m_scanBudgetUs = kScanBudgetUs;
     int m_sampleNo = 0;
+    int m_treeGrewAt = 0;  // the last sample that found a new process
     int m_ownNetwork = -1; // the sandbox has its own network namespace: 1, shares ours: 0
     int m_tcpSockets = 0, m_tcpReadAt = -1;
     qint64 m_tcpQueuedBytes = 0;

@@ -19,8 +19,9 @@ namespace sandpad::test {
 
 class SandboxTree {
 public:
-    // Host uid of the sandbox's processes: -1 = 65534 as root, else ours.
-    explicit SandboxTree(int hostUid = -1) : m_uid(hostUid) {}
+    // Host uid of the sandbox's processes: -1 = 65534 as root, else ours. asPid1: the program
+    // itself is PID 1 (bwrap --as-pid-1), e.g. to make PID 1 non-dumpable like the real init.
+    explicit SandboxTree(int hostUid = -1, bool asPid1 = false) : m_uid(hostUid), m_asPid1(asPid1) {}
     ~SandboxTree() { kill(); }
 
     static QStringList python(const QString& code) { return {QStringLiteral("/usr/bin/python3"), QStringLiteral("-c"), code}; }
@@ -50,7 +51,10 @@ public:
              << QStringLiteral("--size") << QString::number(512 << 20) << QStringLiteral("--tmpfs") << QStringLiteral("/tmp")
              << QStringLiteral("--size") << QString::number(64 << 20) << QStringLiteral("--tmpfs") << QStringLiteral("/home/sandbox")
              << QStringLiteral("--size") << QString::number(64 << 20) << QStringLiteral("--tmpfs") << QStringLiteral("/dev/shm")
-             << QStringLiteral("--chdir") << QStringLiteral("/tmp") << QStringLiteral("--") << argv;
+             << QStringLiteral("--chdir") << QStringLiteral("/tmp");
+        if (m_asPid1)
+            line << QStringLiteral("--as-pid-1");
+        line << QStringLiteral("--") << argv;
         process.setProgram(line.takeFirst());
         process.setArguments(line);
         process.setStandardInputFile(QProcess::nullDevice());
@@ -97,6 +101,7 @@ public:
 
 private:
     int m_uid;
+    bool m_asPid1;
     pid_t m_pid1 = 0;
 };
 

@@ -299,22 +299,41 @@ private slots:
                     "with open('/tmp/f', 'wb') as f:\n"
                     "    for i in range(100): f.write(chunk)\n"
                     "del chunk; ready(); forever()");
-        QProcess probe;
-        probe.start(QStringLiteral("setpriv"), {QStringLiteral("--reuid=%1").arg(uid), QStringLiteral("--regid=%1").arg(uid),
+        const auto probe = [&](pid_t pid1) {
+            QProcess p;
+            p.start(QStringLiteral("setpriv"), {QStringLiteral("--reuid=%1").arg(uid), QStringLiteral("--regid=%1").arg(uid),
                                                 QStringLiteral("--clear-groups"), QStringLiteral(SANDPAD_MEMORY_PROBE),
-                                                QString::number(tree.pid1())});
-        QVERIFY(probe.waitForFinished(60000));
-        const QString out = QString::fromUtf8(probe.readAllStandardOutput());
-        QCOMPARE(probe.exitCode(), 0);
-        const auto value = [&](const QString& key) {
+                                                QString::number(pid1)});
+            p.waitForFinished(60000);
+            return QString::fromUtf8(p.readAllStandardOutput());
+        };
+        const auto value = [](const QString& out, const QString& key) {
             return QRegularExpression(QStringLiteral("\\b%1=(\\d+)").arg(key)).match(out).captured(1).toLongLong();
         };
-        QVERIFY2(value("valid") == 1, qPrintable(out));
-        QVERIFY2(value("anon") >= 300 * MiB, qPrintable(out));
-        QVERIFY2(value("shmem") >= 200 * MiB, qPrintable(out));
-        QVERIFY2(value("tmpfs") >= 100 * MiB, qPrintable(out));
-        QVERIFY2(value("total") >= 600 * MiB && value("total") < 700 * MiB, qPrintable(out));
-        QVERIFY2(value("unreadable") == 0, qPrintable(out));
+        QString out = probe(tree.pid1());
+        QVERIFY2(value(out, "valid") == 1, qPrintable(out));
+        QVERIFY2(value(out, "anon") >= 300 * MiB, qPrintable(out));
+        QVERIFY2(value(out, "shmem") >= 200 * MiB, qPrintable(out));
+        QVERIFY2(value(out, "tmpfs") >= 100 * MiB, qPrintable(out));
+        QVERIFY2(value(out, "total") >= 600 * MiB && value(out, "total") < 700 * MiB, qPrintable(out));
+        QVERIFY2(value(out, "unreadable") == 0, qPrintable(out));
+
+        // A non-dumpable PID 1 (as the real init will be): unreadable to its owner, its
+        // children still count, the tmpfs is reached through a child's root.
+        SandboxTree init(uid, true);
+        START(init, "import ctypes\n"
+                    "ctypes.CDLL(None).prctl(4, 0)\n"
+                    "r, w = os.pipe()\n"
+                    "if os.fork() == 0:\n"
+                    "    x = hold(200)\n"
+                    "    with open('/tmp/f', 'wb') as f: f.write(hold(50))\n"
+                    "    os.write(w, b'x'); forever()\n"
+                    "os.read(r, 1); ready(); forever()");
+        out = probe(init.pid1());
+        QVERIFY2(value(out, "valid") == 1 && value(out, "processes") == 2, qPrintable(out));
+        QVERIFY2(value(out, "anon") >= 200 * MiB, qPrintable(out));
+        QVERIFY2(value(out, "tmpfs") >= 50 * MiB, qPrintable(out));
+        QVERIFY2(value(out, "unreadable") == 0, qPrintable(out));
     }
 };
 

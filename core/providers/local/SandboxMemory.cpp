@@ -9,6 +9,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <numeric>
 #include <string_view>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -16,7 +17,6 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
-#include <numeric>
 #include <unordered_set>
 
 namespace sandpad::localsandbox {
@@ -240,14 +240,19 @@ SandboxMemory::SandboxMemory(pid_t pid1, QStringList tmpfsMounts) : m_pid1(pid1)
     shmemDevices(); // learn them now, not during the first sample
 }
 
+std::string_view SandboxMemory::readProc(pid_t pid, const char* name)
+{
+    char path[96];
+    std::snprintf(path, sizeof path, "/proc/%d/%s", int(pid), name);
+    const ssize_t n = readFile(path, m_buffer);
+    return n > 0 ? std::string_view(m_buffer.data(), size_t(n)) : std::string_view();
+}
+
 bool SandboxMemory::readStatus(pid_t pid, Status& status)
 {
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/status", int(pid));
-    const ssize_t n = readFile(path, m_buffer);
-    if (n <= 0)
+    const std::string_view text = readProc(pid, "status");
+    if (text.empty())
         return false;
-    const std::string_view text(m_buffer.data(), size_t(n));
     status.vmSizeKb = field(text, "VmSize:");
     status.rssAnonKb = field(text, "RssAnon:");
     status.rssShmemKb = field(text, "RssShmem:");
@@ -301,11 +306,10 @@ void SandboxMemory::readMaps(pid_t pid, Process& process)
     std::vector<Mapping> mappings;
     process.mapObjects.clear();
     process.mapsUnsizable = false;
-    char path[96];
-    std::snprintf(path, sizeof path, "/proc/%d/maps", int(pid));
-    const ssize_t n = readFile(path, m_buffer);
+    const std::string_view text = readProc(pid, "maps");
+    const ssize_t n = ssize_t(text.size());
     for (ssize_t i = 0; i < n;) {
-        const char* line = m_buffer.data() + i;
+        const char* line = text.data() + i;
         const char* eol = static_cast<const char*>(std::memchr(line, '\n', size_t(n - i)));
         const ssize_t len = eol ? eol - line : n - i;
         i += len + 1;
@@ -326,6 +330,7 @@ void SandboxMemory::readMaps(pid_t pid, Process& process)
             mappings.push_back(m);
     }
     for (const Mapping& m : mappings) {
+        char path[96];
         std::snprintf(path, sizeof path, "/proc/%d/map_files/%lx-%lx", int(pid), m.start, m.end);
         struct stat st {};
         if (::stat(path, &st) == 0 && st.st_ino == m.key.ino)
@@ -339,12 +344,9 @@ void SandboxMemory::readMaps(pid_t pid, Process& process)
 
 bool SandboxMemory::readPss(pid_t pid, qint64& pssAnonKb)
 {
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/smaps_rollup", int(pid));
-    const ssize_t n = readFile(path, m_buffer);
-    if (n <= 0)
+    const std::string_view text = readProc(pid, "smaps_rollup");
+    if (text.empty())
         return false;
-    const std::string_view text(m_buffer.data(), size_t(n));
     pssAnonKb = field(text, "Pss_Anon:") + field(text, "SwapPss:");
     return true;
 }
@@ -406,18 +408,14 @@ void SandboxMemory::countNetwork(const std::vector<pid_t>& pids, bool full, Sand
         if (m_ownNetwork == 0)
             return;
         int tcpSockets = 0;
-        for (const char* file : {"sockstat", "sockstat6"}) {
-            std::snprintf(path, sizeof path, "/proc/%d/net/%s", int(pid), file);
-            const ssize_t n = readFile(path, m_buffer);
-            if (n <= 0)
-                continue;
-            const std::string_view text(m_buffer.data(), size_t(n));
+        for (const char* file : {"net/sockstat", "net/sockstat6"}) {
+            const std::string_view text = readProc(pid, file);
             if (text.rfind("sockets: used ", 0) == 0)
-                sample.sockets = std::max(sample.sockets, int(std::strtol(m_buffer.data() + 14, nullptr, 10)));
+                sample.sockets = std::max(sample.sockets, int(std::strtol(text.data() + 14, nullptr, 10)));
             for (const std::string_view key : {std::string_view("\nTCP: inuse "), std::string_view("TCP6: inuse ")}) {
                 const size_t at = text.find(key);
                 if (at != std::string_view::npos)
-                    tcpSockets += int(std::strtol(m_buffer.data() + at + key.size(), nullptr, 10));
+                    tcpSockets += int(std::strtol(text.data() + at + key.size(), nullptr, 10));
             }
         }
         if (tcpSockets == 0) {
@@ -425,12 +423,12 @@ void SandboxMemory::countNetwork(const std::vector<pid_t>& pids, bool full, Sand
         } else if (full || tcpSockets != m_tcpSockets || m_sampleNo - m_tcpReadAt >= kRescanEvery) {
             m_tcpReadAt = m_sampleNo;
             m_tcpQueuedBytes = 0;
-            for (const char* file : {"tcp", "tcp6"}) {
-                std::snprintf(path, sizeof path, "/proc/%d/net/%s", int(pid), file);
-                const ssize_t n = readFile(path, m_buffer);
+            for (const char* file : {"net/tcp", "net/tcp6"}) {
+                const std::string_view text = readProc(pid, file);
+                const ssize_t n = ssize_t(text.size());
                 // "sl local remote st tx_queue:rx_queue ..." in hex; a listener's rx_queue is its backlog
                 for (ssize_t i = 0; i < n;) {
-                    const char* line = m_buffer.data() + i;
+                    const char* line = text.data() + i;
                     const char* eol = static_cast<const char*>(std::memchr(line, '\n', size_t(n - i)));
                     i += (eol ? eol - line : n - i) + 1;
                     unsigned state = 0;

@@ -5,6 +5,7 @@
 #include <QtGlobal>
 #include <sys/types.h>
 
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -111,6 +112,8 @@ private:
         bool seen = false;
     };
 
+    // /proc/<pid>/<name> in m_buffer (valid until the next read), empty if unreadable.
+    std::string_view readProc(pid_t pid, const char* name);
     bool readStatus(pid_t pid, Status& status);
     void scanDescriptors(pid_t pid, const Status& status, Process& process);
     void readMaps(pid_t pid, Process& process);

@@ -69,7 +69,7 @@ int MemoryWatchdog::nextIntervalMs() const
         ms = std::min<qint64>(ms, m_nearIntervalMs);
     if (m_growthPerMs > 0)
         ms = std::min(ms, std::max<qint64>(m_nearIntervalMs, (m_limit - m_last.totalBytes) / m_growthPerMs / 2));
-    const qint64 floorMs = (m_last.costUs - m_last.confirmUs) * kCpuShare / 1000;
+    const qint64 floorMs = (m_last.costUs - m_last.confirmUs - m_last.pssUs) * kCpuShare / 1000;
     return int(std::max(ms, floorMs));
 }
 

@@ -22,8 +22,10 @@ public:
     static constexpr int kNearIntervalMs = 10;
     static constexpr int kNearPercent = 75;
     // Cheap samples never take more than 1/kCpuShare of the time (256 processes cost
-    // milliseconds). The full sample that confirms a kill is not throttled: it is rare, and
-    // only the run's own thread waits for it.
+    // milliseconds). Not throttled: the full sample that confirms a kill, and PSS reads (one
+    // or a few per sample, only past half the limit, and again only after a fork or for
+    // processes that share pages): when they are due is when memory matters, and only the
+    // run's own thread waits for them.
     static constexpr int kCpuShare = 10;
 
     MemoryWatchdog(SandboxMemory memory, qint64 limitBytes, std::function<void()> kill,

@@ -595,6 +595,7 @@ SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
                 p.pssAt = m_sampleNo;
             }
         }
+        s.pssUs = pssTimer.nsecsElapsed() / 1000;
     }
     qint64 anonKb = 0;
     bool allPss = true;

@@ -43,6 +43,7 @@ struct SandboxMemorySample {
     QStringList notes;   // e.g. a mount that is not a sized tmpfs
     qint64 costUs = 0;   // what taking this sample cost
     qint64 confirmUs = 0; // of that, the full sample that confirmed a total at the threshold
+    qint64 pssUs = 0;     // and reading PSS in this sample (not counting the confirmation)
     QString error;       // PID 1 gone or unreadable: nothing was counted
 
     bool valid() const { return error.isEmpty(); }

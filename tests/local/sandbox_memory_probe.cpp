@@ -13,9 +13,11 @@ int main(int argc, char** argv)
     }
     sandpad::localsandbox::SandboxMemory memory(pid_t(std::atoi(argv[1])));
     const auto s = memory.sample(0);
-    std::printf("valid=%d total=%lld anon=%lld shmem=%lld tmpfs=%lld processes=%d unreadable=%d approximate=%d\n%s\n",
+    std::printf("valid=%d total=%lld anon=%lld shmem=%lld tmpfs=%lld sockq=%lld processes=%d unreadable=%d "
+                "approximate=%d\n%s\n",
                 s.valid() ? 1 : 0, static_cast<long long>(s.totalBytes), static_cast<long long>(s.anonBytes),
-                static_cast<long long>(s.shmemBytes), static_cast<long long>(s.tmpfsBytes), s.processes,
-                s.unreadable, s.shmemApproximate ? 1 : 0, qPrintable(s.describe()));
+                static_cast<long long>(s.shmemBytes), static_cast<long long>(s.tmpfsBytes),
+                static_cast<long long>(s.socketQueuedBytes), s.processes, s.unreadable, s.shmemApproximate ? 1 : 0,
+                qPrintable(s.describe()));
     return s.valid() ? 0 : 1;
 }

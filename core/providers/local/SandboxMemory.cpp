@@ -11,6 +11,8 @@
 #include <fcntl.h>
 #include <numeric>
 #include <string_view>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -52,9 +54,10 @@ bool isShmemDevice(dev_t dev)
     return std::find(d.begin(), d.end(), dev) != d.end();
 }
 
-// What one open socket can hold at most: its send buffer, which SO_SNDBUF can raise to twice
-// net.core.wmem_max (a unix socket's data waits in the peer's queue, charged to the sender).
-qint64 socketBytes()
+// What a socket we cannot read can hold at most: its send buffer, which SO_SNDBUF can raise to
+// twice net.core.wmem_max (a unix socket's data waits in the peer's queue, charged to the
+// sender). 416 KiB with Debian's defaults; 8 MiB on this machine (wmem_max 4 MiB).
+qint64 socketBoundBytes()
 {
     static const qint64 bytes = [] {
         qint64 wmemMax = 212992;
@@ -170,6 +173,18 @@ void appendChildren(pid_t pid, int threads, std::vector<char>& buf, std::vector<
     ::closedir(dir);
 }
 
+// Bytes queued in a socket (a copy of it in our process): its receive queue and what it sent
+// that is not consumed yet (for a unix socket: in its peer's queue), -1 if it cannot be asked.
+qint64 socketQueued(int fd)
+{
+    int in = 0, out = 0;
+    if (::ioctl(fd, SIOCINQ, &in) != 0)
+        in = 0; // a listener, or a datagram socket with nothing queued
+    if (::ioctl(fd, SIOCOUTQ, &out) != 0)
+        return -1;
+    return qint64(std::max(in, 0)) + qint64(std::max(out, 0));
+}
+
 // The descriptors of a process whose /proc/<pid>/fd is denied: a non-dumpable one, as its owner
 // (the directory then belongs to root). pidfd_getfd() copies each descriptor below FDSize to us
 // (allowed: we own the process's user namespace), just to fstat it.
@@ -190,7 +205,7 @@ bool visitFdsThroughPidfd(pid_t pid, int fdTableSize, const Visit& visit)
         any = true;
         struct stat st {};
         if (::fstat(copy, &st) == 0)
-            visit(st);
+            visit(st, copy);
         ::close(copy);
     }
     ::close(pidfd);
@@ -217,8 +232,8 @@ QString SandboxMemorySample::describe() const
     parts << QStringLiteral("shared memory %1 (%2 objects%3)").arg(mib(shmemBytes)).arg(shmemObjects)
                  .arg(shmemApproximate ? QStringLiteral(", some by resident size") : QString());
     parts << QStringLiteral("tmpfs %1 + %2 for %3 files").arg(mib(tmpfsBytes), mib(tmpfsInodeBytes)).arg(tmpfsFiles);
-    parts << QStringLiteral("buffers up to %1 (%2 sockets, %3 pipes, TCP queues %4)")
-                 .arg(mib(bufferBytes)).arg(sockets).arg(pipes).arg(mib(tcpQueuedBytes));
+    parts << QStringLiteral("buffers %1 (%2 sockets holding %3, %4 pipes)")
+                 .arg(mib(bufferBytes)).arg(sockets).arg(mib(socketQueuedBytes)).arg(pipes);
     QString text = mib(totalBytes) + QStringLiteral(" = ") + parts.join(QStringLiteral(" + "));
     if (unreadable > 0)
         text += QStringLiteral("; %1 process(es) unreadable").arg(unreadable);
@@ -264,22 +279,36 @@ bool SandboxMemory::readStatus(pid_t pid, Status& status)
     return true;
 }
 
-// What the process's descriptors hold: shmem objects (memfds) by allocated size, and which
-// pipes and sockets (each object once, however many descriptors share it).
+// What the process's descriptors hold: shmem objects (memfds) by allocated size, pipes, and
+// sockets with the bytes queued in them (asked through a copy from pidfd_getfd(); ~3 us each).
 void SandboxMemory::scanDescriptors(pid_t pid, const Status& status, Process& process)
 {
     process.scannedAt = m_sampleNo;
     process.fdObjects.clear();
     process.pipes.clear();
     process.sockets.clear();
-    const auto classify = [&](const struct stat& st) {
+    int pidfd = -2; // opened when a socket needs it
+    const auto classify = [&](const struct stat& st, int copy, int fd) {
         const Key key{st.st_dev, st.st_ino};
-        if (S_ISSOCK(st.st_mode))
-            process.sockets.push_back(key);
-        else if (S_ISFIFO(st.st_mode))
+        if (S_ISSOCK(st.st_mode)) {
+            qint64 queued = -1;
+            if (copy >= 0) {
+                queued = socketQueued(copy);
+            } else {
+                if (pidfd == -2)
+                    pidfd = int(::syscall(SYS_pidfd_open, pid, 0));
+                const int c = pidfd >= 0 ? int(::syscall(SYS_pidfd_getfd, pidfd, fd, 0)) : -1;
+                if (c >= 0) {
+                    queued = socketQueued(c);
+                    ::close(c);
+                }
+            }
+            process.sockets.emplace_back(key, queued);
+        } else if (S_ISFIFO(st.st_mode)) {
             process.pipes.push_back(key);
-        else if (S_ISREG(st.st_mode) && isShmemDevice(st.st_dev))
+        } else if (S_ISREG(st.st_mode) && isShmemDevice(st.st_dev)) {
             process.fdObjects.emplace_back(key, qint64(st.st_blocks) * 512);
+        }
     };
     char path[64];
     std::snprintf(path, sizeof path, "/proc/%d/fd", int(pid));
@@ -289,12 +318,14 @@ void SandboxMemory::scanDescriptors(pid_t pid, const Status& status, Process& pr
         while (const dirent* entry = ::readdir(dir)) {
             struct stat st {};
             if (entry->d_name[0] != '.' && ::fstatat(dfd, entry->d_name, &st, 0) == 0) // the open file
-                classify(st);
+                classify(st, -1, std::atoi(entry->d_name));
         }
         ::closedir(dir);
     } else if (errno != ENOENT && pid != m_pid1) { // our own init may be non-dumpable: it holds nothing
-        process.fdDenied = !visitFdsThroughPidfd(pid, status.fdSize, classify);
+        process.fdDenied = !visitFdsThroughPidfd(pid, status.fdSize, [&](const struct stat& st, int copy) { classify(st, copy, -1); });
     }
+    if (pidfd >= 0)
+        ::close(pidfd);
 }
 
 // The shared mappings of `pid` whose object lives on the internal shmem mount, sized through
@@ -388,17 +419,14 @@ void SandboxMemory::countTmpfs(const std::vector<pid_t>& pids, SandboxMemorySamp
     sample.notes << QStringLiteral("tmpfs mounts unreadable (no process's root is accessible)");
 }
 
-// The sandbox's own network namespace: "sockets: used" counts every socket in it, also those
-// held only by a message in flight (SCM_RIGHTS), and "TCP: inuse" says whether reading its TCP
-// queues is worth it (/proc/<pid>/net/tcp walks the whole host's hash table: ~8 ms here), which
-// is then done every kRescanEvery samples, when the count moves, and in a full sample.
-// TCP buffers can hold GiBs (200 loopback connections held 750 MiB), far past a socket's
-// default send buffer. Nothing is counted this way when the sandbox shares our namespace.
-void SandboxMemory::countNetwork(const std::vector<pid_t>& pids, bool full, SandboxMemorySample& sample)
+// "sockets: used" of the sandbox's own network namespace counts every socket in it, also those
+// held only by a message in flight (SCM_RIGHTS) that no descriptor shows; -1 when the sandbox
+// shares our namespace (or it cannot be read).
+int SandboxMemory::socketsInNamespace(const std::vector<pid_t>& pids)
 {
     for (const pid_t pid : pids) {
-        char path[64];
         if (m_ownNetwork < 0) {
+            char path[64];
             struct stat theirs {}, ours {};
             std::snprintf(path, sizeof path, "/proc/%d/ns/net", int(pid));
             if (::stat(path, &theirs) != 0 || ::stat("/proc/self/ns/net", &ours) != 0)
@@ -406,42 +434,12 @@ void SandboxMemory::countNetwork(const std::vector<pid_t>& pids, bool full, Sand
             m_ownNetwork = theirs.st_ino != ours.st_ino || theirs.st_dev != ours.st_dev ? 1 : 0;
         }
         if (m_ownNetwork == 0)
-            return;
-        int tcpSockets = 0;
-        for (const char* file : {"net/sockstat", "net/sockstat6"}) {
-            const std::string_view text = readProc(pid, file);
-            if (text.rfind("sockets: used ", 0) == 0)
-                sample.sockets = std::max(sample.sockets, int(std::strtol(text.data() + 14, nullptr, 10)));
-            for (const std::string_view key : {std::string_view("\nTCP: inuse "), std::string_view("TCP6: inuse ")}) {
-                const size_t at = text.find(key);
-                if (at != std::string_view::npos)
-                    tcpSockets += int(std::strtol(text.data() + at + key.size(), nullptr, 10));
-            }
-        }
-        if (tcpSockets == 0) {
-            m_tcpQueuedBytes = 0;
-        } else if (full || tcpSockets != m_tcpSockets || m_sampleNo - m_tcpReadAt >= kRescanEvery) {
-            m_tcpReadAt = m_sampleNo;
-            m_tcpQueuedBytes = 0;
-            for (const char* file : {"net/tcp", "net/tcp6"}) {
-                const std::string_view text = readProc(pid, file);
-                const ssize_t n = ssize_t(text.size());
-                // "sl local remote st tx_queue:rx_queue ..." in hex; a listener's rx_queue is its backlog
-                for (ssize_t i = 0; i < n;) {
-                    const char* line = text.data() + i;
-                    const char* eol = static_cast<const char*>(std::memchr(line, '\n', size_t(n - i)));
-                    i += (eol ? eol - line : n - i) + 1;
-                    unsigned state = 0;
-                    unsigned long long tx = 0, rx = 0;
-                    if (std::sscanf(line, "%*s %*s %*s %x %llx:%llx", &state, &tx, &rx) == 3 && state != 0x0A)
-                        m_tcpQueuedBytes += qint64(tx + rx);
-                }
-            }
-        }
-        m_tcpSockets = tcpSockets;
-        sample.tcpQueuedBytes = m_tcpQueuedBytes;
-        return;
+            return -1;
+        const std::string_view text = readProc(pid, "net/sockstat");
+        if (text.rfind("sockets: used ", 0) == 0)
+            return int(std::strtol(text.data() + 14, nullptr, 10));
     }
+    return -1;
 }
 
 SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
@@ -530,7 +528,8 @@ SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
 
     // Everything the processes hold, each object once.
     std::unordered_map<Key, qint64, KeyHash> objects;
-    std::unordered_set<Key, KeyHash> pipes, sockets;
+    std::unordered_set<Key, KeyHash> pipes;
+    std::unordered_map<Key, qint64, KeyHash> sockets; // bytes queued, -1 unknown
     for (const Live& l : live) {
         const Process& p = *l.process;
         for (const auto& [key, bytes] : p.fdObjects)
@@ -538,7 +537,8 @@ SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
         for (const auto& [key, bytes] : p.mapObjects)
             objects[key] = std::max(objects[key], bytes);
         pipes.insert(p.pipes.begin(), p.pipes.end());
-        sockets.insert(p.sockets.begin(), p.sockets.end());
+        for (const auto& [key, queued] : p.sockets)
+            sockets.try_emplace(key, queued);
         if (p.fdDenied)
             ++s.unreadable;
         if (p.mapsUnsizable) {
@@ -552,8 +552,19 @@ SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
     s.shmemObjects = int(objects.size());
     s.pipes = int(pipes.size());
     s.sockets = int(sockets.size());
-    countNetwork(pids, full, s);
-    s.bufferBytes = qint64(s.sockets) * socketBytes() + qint64(s.pipes) * kPipeBytes + s.tcpQueuedBytes;
+    int unreadSockets = 0;
+    for (const auto& [key, queued] : sockets) {
+        if (queued >= 0)
+            s.socketQueuedBytes += queued;
+        else
+            ++unreadSockets;
+    }
+    if (const int all = socketsInNamespace(pids); all > s.sockets) { // in flight
+        unreadSockets += all - s.sockets;
+        s.sockets = all;
+    }
+    s.bufferBytes = s.socketQueuedBytes + qint64(s.sockets) * kSocketBytes + qint64(unreadSockets) * socketBoundBytes()
+                    + qint64(s.pipes) * kPipeBytes;
     countTmpfs(pids, s);
     s.processes = int(live.size());
     const qint64 others = s.pageTableBytes + s.shmemBytes + s.tmpfsBytes + s.tmpfsInodeBytes + s.bufferBytes;

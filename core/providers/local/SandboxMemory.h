@@ -21,13 +21,15 @@ struct SandboxMemorySample {
     qint64 shmemBytes = 0;      // memfds and shared anonymous memory: each object once, whole
     qint64 tmpfsBytes = 0;      // file data in the sandbox's tmpfs mounts
     qint64 tmpfsInodeBytes = 0; // kernel memory of their files (kTmpfsInodeBytes each)
-    qint64 bufferBytes = 0;     // socket and pipe buffers: a bound per object, plus TCP queues
-    qint64 tcpQueuedBytes = 0;  // of that, bytes queued in the sandbox's TCP sockets
+    // Socket and pipe buffers: bytes queued in each socket plus kSocketBytes, a bound for each
+    // socket that cannot be asked (in flight, or pidfd_getfd refused), kPipeBytes per pipe.
+    qint64 bufferBytes = 0;
+    qint64 socketQueuedBytes = 0; // of that, queued in the sockets that were asked
 
     int processes = 0;
     int shmemObjects = 0;
     int tmpfsFiles = 0;
-    int sockets = 0;     // open or in flight (SCM_RIGHTS), when the sandbox has its own network
+    int sockets = 0;     // open, or in flight (SCM_RIGHTS) when the sandbox has its own network
     int pipes = 0;
     int unreadable = 0;  // processes (PID 1 aside) whose descriptors could not be read
     int stale = 0;       // processes whose descriptors or mappings are from an earlier sample
@@ -59,6 +61,7 @@ class SandboxMemory {
 public:
     static constexpr qint64 kTmpfsInodeBytes = 2048;  // measured: ~2.2 KiB of MemAvailable per empty file
     static constexpr qint64 kPipeBytes = 64 * 1024;   // a pipe's default capacity (16 pages)
+    static constexpr qint64 kSocketBytes = 4096;      // a socket's own structures, besides its queues
     // A process's descriptors and mappings are re-read at least every kRescanEvery samples, and
     // the shared mappings whenever its VmSize or RssShmem moved; new processes first. Below the
     // threshold this work stops after kScanBudgetUs per sample (256 processes of 1024
@@ -106,7 +109,8 @@ private:
         int scannedAt = -1, mapsAt = -1, pssAt = -1; // sample numbers
         qint64 vmSizeKb = -1, rssShmemKb = -1;       // when the maps were read
         std::vector<std::pair<Key, qint64>> fdObjects, mapObjects; // shmem objects: bytes allocated
-        std::vector<Key> pipes, sockets;
+        std::vector<Key> pipes;
+        std::vector<std::pair<Key, qint64>> sockets;  // bytes queued when scanned, -1 unknown
         bool fdDenied = false;
         bool mapsUnsizable = false;                  // map_files denied: count RssShmem instead
         qint64 pssRssKb = -1, pssAnonKb = 0;         // RssAnon+VmSwap and PSS at the last smaps_rollup
@@ -120,7 +124,7 @@ private:
     void readMaps(pid_t pid, Process& process);
     bool readPss(pid_t pid, qint64& pssAnonKb);
     void countTmpfs(const std::vector<pid_t>& pids, SandboxMemorySample& sample);
-    void countNetwork(const std::vector<pid_t>& pids, bool full, SandboxMemorySample& sample);
+    int socketsInNamespace(const std::vector<pid_t>& pids);
 
     pid_t m_pid1;
     unsigned long long m_pid1Start = 0;
@@ -129,8 +133,6 @@ private:
     int m_sampleNo = 0;
     int m_treeGrewAt = 0;  // the last sample that found a new process
     int m_ownNetwork = -1; // the sandbox has its own network namespace: 1, shares ours: 0
-    int m_tcpSockets = 0, m_tcpReadAt = -1;
-    qint64 m_tcpQueuedBytes = 0;
     std::unordered_map<pid_t, Process> m_processes;
     std::vector<char> m_buffer;
 };

@@ -9,7 +9,7 @@ packages=(
   # Qt 6 and libraries
   qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite libqt6svg6 qt6-svg-dev
   libqscintilla2-qt6-dev libqcustomplot-dev nlohmann-json3-dev qtkeychain-qt6-dev
-  libseccomp-dev libgl-dev
+  libseccomp-dev libgl-dev libpng-dev
   # the local sandbox and its runtimes
   bubblewrap util-linux
   slirp4netns  # "network allowed": user-mode networking without the host's loopback

@@ -308,12 +308,10 @@ private slots:
     {
         FileSandbox sandbox;
         ExecutionResult result;
+        // How it ended (exit code, signal, a dropped or malformed channel) is added by the Executor
+        // from the sandbox's outcome.
         result.exitCode = 1;
-        QCOMPARE(ResultCollector::collect(m_program, sandbox, result), QStringLiteral("the program ended without a result (exit code 1)"));
-        result.exitCode = 0;
-        QCOMPARE(ResultCollector::collect(m_program, sandbox, result),
-                 QStringLiteral("the program ended without a result (exit code 0: it ended itself before the result was written, "
-                                "or its results were over the 64 MiB the result channel carries)"));
+        QCOMPARE(ResultCollector::collect(m_program, sandbox, result), QStringLiteral("the program ended without a result"));
     }
 };
 

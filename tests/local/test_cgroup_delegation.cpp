@@ -293,6 +293,11 @@ private slots:
         QFile::setPermissions(dir + "/cgroup.procs", QFile::ReadOwner);
         CgroupDelegation readOnly(fs.environment("0::" + kScope.toUtf8() + "\n", 1000));
         QVERIFY(!readOnly.available());
+        // Owned and writable, but not inside the user's own systemd manager: not delegated.
+        const QString elsewhere = QStringLiteral("/system.slice/something.service");
+        chownTree(fs.makeCgroup(elsewhere), 1000);
+        CgroupDelegation outside(fs.environment("0::" + elsewhere.toUtf8() + "\n", 1000));
+        QVERIFY(!outside.available());
     }
 
     // A second instance started from a process we moved: it is already in our leaf.

@@ -441,6 +441,86 @@ private slots:
         bomb->deleteLater();
     }
 
+    // 3. One memory limit for the whole sandbox (512 MiB here), whatever holds the memory: forked
+    // processes, node's Buffers and child processes, shared mappings, tmpfs files. (Before: a
+    // per-process RLIMIT_AS for Python and nothing at all for node.)
+    void memoryLimitIsForTheWholeSandbox_data()
+    {
+        attackColumns();
+        attack("4 forked processes of 200 MiB", Language::Python, QStringLiteral(
+            "import os, time\n"
+            "for i in range(4):\n"
+            "    if os.fork() == 0:\n"
+            "        b = bytearray(200 << 20)\n"
+            "        for j in range(0, len(b), 4096): b[j] = 1\n"
+            "        time.sleep(20); os._exit(0)\n"
+            "time.sleep(20)\n"));
+        attack("shared anonymous mappings", Language::Python, QStringLiteral(
+            "import mmap, os, time\n"
+            "for i in range(3):\n"
+            "    if os.fork() == 0:\n"
+            "        m = mmap.mmap(-1, 250 << 20, mmap.MAP_SHARED)\n"
+            "        for j in range(0, len(m), 4096): m[j] = 1\n"
+            "        time.sleep(20); os._exit(0)\n"
+            "time.sleep(20)\n"));
+        attack("tmpfs files and memory", Language::Python, QStringLiteral(
+            "import time\n"
+            "for path in ('/tmp/a', '/tmp/b', '/sandpad/c'):\n"
+            "    with open(path, 'wb') as f:\n"
+            "        for i in range(200): f.write(b'x' * (1 << 20))\n"
+            "time.sleep(20)\n"));
+        attack("node Buffers", Language::JavaScript, QStringLiteral(
+            "const held = [];\n"
+            "for (let i = 0; i < 40; i++) { held.push(Buffer.alloc(32 << 20, 1)); }\n"
+            "await new Promise((r) => setTimeout(r, 20000));\n"));
+        attack("node child processes", Language::JavaScript, QStringLiteral(
+            "const { spawn } = require('node:child_process');\n"
+            "for (let i = 0; i < 4; i++)\n"
+            "  spawn(process.execPath, ['-e', 'const b = Buffer.alloc(200 << 20, 1); setTimeout(() => {}, 20000)'], { stdio: 'ignore' });\n"
+            "await new Promise((r) => setTimeout(r, 20000));\n"));
+    }
+    void memoryLimitIsForTheWholeSandbox()
+    {
+        QFETCH(int, path);
+        QFETCH(int, language);
+        QFETCH(QString, code);
+        QElapsedTimer t;
+        t.start();
+        const ExecutionResult r = run(Path(path), Language(language), code, 60);
+        QVERIFY2(r.status == RunStatus::Error && r.error && r.error->name == QStringLiteral("SandboxLimitError"),
+                 qPrintable(describe(r)));
+        QVERIFY2(r.error->value.contains(QStringLiteral("more than 512 MiB")), qPrintable(r.error->value));
+        QCOMPARE(r.costMicros, 50000); // the program's own error
+        QVERIFY2(t.elapsed() < 19000, "the sandbox was not stopped at its limit"); // (the snippet would sleep 20 s)
+        QVERIFY(r.cleanupConfirmed);
+    }
+
+    // ... and a program under it is left alone (copy-on-write pages after fork are not counted
+    // twice), and memfds cannot be made to hide memory.
+    void memoryUnderTheLimitIsFine_data() { pathsOnly(); }
+    void memoryUnderTheLimitIsFine()
+    {
+        QFETCH(int, path);
+        const ExecutionResult r = run(Path(path), Language::Python, QStringLiteral(
+            "import ctypes, errno, os, time\n"
+            "data = bytearray(100 << 20)\n"
+            "for j in range(0, len(data), 4096): data[j] = 1\n"
+            "kids = []\n"
+            "for i in range(3):\n"
+            "    pid = os.fork()\n"
+            "    if pid == 0:\n"
+            "        mine = bytearray(40 << 20)\n"
+            "        for j in range(0, len(mine), 4096): mine[j] = 1\n"
+            "        time.sleep(1); os._exit(0)\n"
+            "    kids.append(pid)\n"
+            "for k in kids: os.waitpid(k, 0)\n"
+            "libc = ctypes.CDLL(None, use_errno=True)\n"
+            "rc = libc.syscall(319, b'x', 0)\n"
+            "print('memfd', 'POSSIBLE' if rc >= 0 else errno.errorcode.get(ctypes.get_errno()))\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.stdoutText.contains(QStringLiteral("memfd ENOSYS")), qPrintable(r.stdoutText));
+    }
+
     // 6. Socket families outside the allow-list fail with EAFNOSUPPORT (before: AF_VSOCK sockets
     // could be created and bound; AF_ALG, AF_PACKET and the rest reached the kernel).
     void socketFamiliesAreAllowListed_data() { pathsOnly(); }

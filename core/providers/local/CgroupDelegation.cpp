@@ -300,10 +300,16 @@ void CgroupDelegation::detect()
             break;
         }
     }
-    if (m_delegatedBy.isEmpty() && m_env.euid != 0 && ownedWritable(dir, m_env.euid)
+    // Without the xattr (systemd before 251): a cgroup owned by us inside our own user manager's
+    // subtree, which systemd delegates to the user (user@UID.service, Delegate=yes) - a systemd
+    // user scope on a desktop. Anywhere else, a cgroup that merely happens to be ours is not
+    // taken as delegated.
+    const QString userManager = QStringLiteral("/user@%1.service/").arg(m_env.euid);
+    if (m_delegatedBy.isEmpty() && m_env.euid != 0 && path.contains(userManager)
+        && ownedWritable(dir, m_env.euid)
         && ownedWritable(dir + QStringLiteral("/cgroup.procs"), m_env.euid)
         && ownedWritable(dir + QStringLiteral("/cgroup.subtree_control"), m_env.euid))
-        m_delegatedBy = QStringLiteral("owned by uid %1").arg(m_env.euid);
+        m_delegatedBy = QStringLiteral("owned by uid %1 in its user manager's subtree").arg(m_env.euid);
     if (m_delegatedBy.isEmpty()) {
         m_reason = m_env.euid == 0
                        ? QStringLiteral("%1 is not delegated (no trusted.delegate or user.delegate; as root only a "

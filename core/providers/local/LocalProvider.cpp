@@ -4,6 +4,7 @@
 #include "providers/RunControl.h"
 #include "providers/local/LocalSandbox.h"
 #include "providers/local/SeccompFilter.h"
+#include "providers/local/CgroupDelegation.h"
 #include "providers/local/UserNetwork.h"
 #include "runtime/RuntimeProgram.h"
 
@@ -362,6 +363,11 @@ ValidationReport LocalProvider::validate()
     }
 
     report.items.append(UserNetwork::validationItem());
+    // Which mechanism holds the sandbox-wide memory limit here.
+    QString memory = localsandbox::CgroupDelegation::forThisProcess().describe();
+    memory.remove(QRegularExpression(QStringLiteral("^memory limit: ")));
+    add(QStringLiteral("memory limit"), L::Ok,
+        QStringLiteral("one limit for the whole sandbox, held by the %1").arg(memory));
 
     add(QStringLiteral("matplotlib font cache"), fontCacheFile().isEmpty() ? L::Warning : L::Ok,
         fontCacheFile().isEmpty() ? QStringLiteral("not built: plots start slower (matplotlib builds it per run)")

@@ -2,10 +2,13 @@
 
 #include "providers/ProviderError.h"
 #include "providers/RunControl.h"
+#include "providers/local/CgroupDelegation.h"
 #include "providers/local/LocalSandboxInternals.h"
+#include "providers/local/MemoryWatchdog.h"
 #include "providers/local/RunStopper.h"
 #include "providers/local/SandboxLaunch.h"
 #include "providers/local/SandboxProcess.h"
+#include "providers/local/UserNetwork.h"
 #include "runtime/ResultFrameParser.h"
 
 #include <QDir>
@@ -129,16 +132,14 @@ CommandOutcome LocalSandbox::run(const SandboxCommand& command, const OutputCall
 CommandOutcome LocalSandbox::runCold(const SandboxCommand& command, const OutputCallback& onOutput,
                                      RunControl& control)
 {
-    const bool network = m_config.options.allowNetwork;
+    const bool wait = setUpFromOutsideNeeded();
     auto process = std::make_unique<SandboxProcess>();
-    process->start(SandboxLaunch::build(m_config, command, m_files, SandboxLaunch::Mode::Cold, network), false);
+    process->start(SandboxLaunch::build(m_config, command, m_files, SandboxLaunch::Mode::Cold, wait), false);
     const qint64 timeoutMs = command.timeoutMs > 0 ? command.timeoutMs : m_config.options.deadlineSeconds * 1000LL;
     CommandOutcome outcome;
     try {
-        if (network) { // the program starts only once its network is there
-            process->attachNetwork(5000);
-            process->releaseGo();
-        }
+        if (wait)
+            setUpFromOutside(*process);
         outcome = runToEnd(*process, onOutput, control, timeoutMs);
     } catch (...) {
         retire(std::move(process));
@@ -148,14 +149,52 @@ CommandOutcome LocalSandbox::runCold(const SandboxCommand& command, const Output
     return outcome;
 }
 
+bool LocalSandbox::setUpFromOutsideNeeded() const
+{
+    return m_config.options.allowNetwork ||
+           (m_config.options.memoryLimitMb > 0 && CgroupDelegation::forThisProcess().available());
+}
+
+void LocalSandbox::setUpFromOutside(SandboxProcess& process)
+{
+    // PID 1 waits on its lifeline until this is done: no user code runs outside its cgroup or
+    // before its network is there.
+    if (m_config.options.memoryLimitMb > 0) {
+        CgroupDelegation& delegation = CgroupDelegation::forThisProcess();
+        if (delegation.available()) {
+            QString error;
+            auto cgroup = delegation.create({m_config.options.memoryLimitMb * kMiB, kMaxProcesses}, &error);
+            if (cgroup) // else the host watchdog holds the limit (create() says why, once)
+                process.attachCgroup(std::move(cgroup));
+            else
+                qWarning("sandpad: no cgroup for this sandbox, the memory watchdog holds its limit: %s", qPrintable(error));
+        }
+    }
+    if (m_config.options.allowNetwork)
+        process.attachNetwork(UserNetwork::kReadyTimeoutMs);
+    process.releaseGo();
+}
+
 CommandOutcome LocalSandbox::runToEnd(SandboxProcess& process, const OutputCallback& onOutput,
                                       RunControl& control, qint64 timeoutMs)
 {
     ResultFrameParser parser(kMaxResultBytes);
     RunStopper stopper(control, [&process] { process.kill(); });
     stopper.start(timeoutMs);
+    // One memory limit for the whole sandbox, summed from the host (every process, memfd, shared
+    // memory and tmpfs of it); with a delegated cgroup the kernel holds it too.
+    std::optional<MemoryWatchdog> watchdog;
+    const qint64 limit = m_config.options.memoryLimitMb * kMiB;
+    if (limit > 0 && process.awaitPid1(5000)) {
+        QStringList mounts = SandboxMemory::defaultTmpfsMounts();
+        mounts << workDir();
+        watchdog.emplace(SandboxMemory(process.pid1(), mounts), limit, [&process] { process.kill(); });
+        watchdog->start();
+    }
     process.pump(onOutput, parser);
     stopper.stop();
+    if (watchdog)
+        watchdog->stop();
     if (process.pid1() > 0)
         m_lastPid1 = process.pid1();
 
@@ -166,6 +205,18 @@ CommandOutcome LocalSandbox::runToEnd(SandboxProcess& process, const OutputCallb
     m_resultError = parser.protocolError();
 
     const InitStatus& init = process.initStatus();
+    QString limitExceeded;
+    if (watchdog && watchdog->exceeded())
+        limitExceeded = watchdog->message();
+    else if (process.cgroup() && !process.cgroup()->message().isEmpty())
+        limitExceeded = process.cgroup()->message();
+    if (!limitExceeded.isEmpty() && !control.isCancelled()) {
+        CommandOutcome outcome;
+        outcome.limitExceeded = limitExceeded;
+        outcome.programStarted = m_results.contains(QStringLiteral("started"));
+        outcome.detail = QStringLiteral("stopped at the memory limit");
+        return outcome;
+    }
     if (stopper.stopped())
         return stopper.outcome();
     if (!init.started)
@@ -185,10 +236,16 @@ CommandOutcome LocalSandbox::runToEnd(SandboxProcess& process, const OutputCallb
         // PID 1 did not say how the program ended: it was killed itself.
         outcome.detail = QStringLiteral("the sandbox ended before its program did");
     }
+    QStringList channel;
     if (!m_resultError.isEmpty())
+        channel << QStringLiteral("the result channel was malformed: %1").arg(m_resultError);
+    if (!m_truncated.isEmpty())
+        channel << QStringLiteral("results beyond the %1 the result channel carries were dropped (%2)")
+                       .arg(ResultLimits::bytesText(kMaxResultBytes), m_truncated.mid(0, 5).join(QStringLiteral(", ")));
+    if (!channel.isEmpty())
         outcome.detail = (outcome.detail.isEmpty() ? QStringLiteral("exit code %1").arg(outcome.exitCode.value_or(-1))
                                                    : outcome.detail) +
-                         QStringLiteral("; the result channel was malformed: %1").arg(m_resultError);
+                         QStringLiteral("; ") + channel.join(QStringLiteral("; "));
     return outcome;
 }
 

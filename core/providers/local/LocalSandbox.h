@@ -2,6 +2,7 @@
 
 #include "providers/Sandbox.h"
 #include "providers/SandboxOptions.h"
+#include "runtime/ResultLimits.h"
 
 #include <QByteArray>
 #include <QList>
@@ -37,7 +38,7 @@ struct LocalSandboxConfig {
 class LocalSandbox : public Sandbox {
 public:
     static constexpr int kSandboxUid = 65534;
-    static constexpr qint64 kMaxResultBytes = 64LL * 1024 * 1024;
+    static constexpr qint64 kMaxResultBytes = ResultLimits::channelBytes;
 
     explicit LocalSandbox(const LocalSandboxConfig& config);
     ~LocalSandbox() override;
@@ -89,6 +90,10 @@ private:
     // channel, and say how it ended. Throws when the sandbox was never set up.
     CommandOutcome runToEnd(localsandbox::SandboxProcess& process, const OutputCallback& onOutput,
                             RunControl& control, qint64 timeoutMs);
+    // What the host sets up from outside before PID 1 starts the program (its cgroup, its
+    // network); false when nothing, and PID 1 need not wait.
+    bool setUpFromOutsideNeeded() const;
+    void setUpFromOutside(localsandbox::SandboxProcess& process);
     bool sendJob(localsandbox::SandboxProcess& process, const SandboxCommand& command, const QByteArray& limits);
     QByteArray applyJobLimits(qint64 timeoutMs); // the job line's limits part, if any
     // Ends the process of a run (or a never used pre-started one) and confirms it is gone.

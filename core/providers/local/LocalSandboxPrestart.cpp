@@ -144,18 +144,17 @@ void LocalSandbox::prestart(const SandboxCommand& command)
                             QStringLiteral("Running as root needs setpriv (util-linux) to drop privileges"));
     if (SandboxLaunch::initProgram().isEmpty())
         throw ProviderError(ProviderError::Kind::Io, QStringLiteral("sandpad-init is missing from this build"));
-    const bool network = m_config.options.allowNetwork;
+    const bool wait = setUpFromOutsideNeeded();
     auto process = std::make_unique<SandboxProcess>();
-    process->start(SandboxLaunch::build(m_config, command, m_files, SandboxLaunch::Mode::Warm, network), true);
-    if (network) {
+    process->start(SandboxLaunch::build(m_config, command, m_files, SandboxLaunch::Mode::Warm, wait), true);
+    if (wait) {
         try {
-            process->attachNetwork(5000);
+            setUpFromOutside(*process);
         } catch (...) {
             QString ignored;
             process->killAndConfirm(10000, &ignored);
             throw;
         }
-        process->releaseGo();
     }
     m_warmFiles = m_files;
     m_warmCommand = command;

@@ -465,6 +465,7 @@ SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
         pid_t pid;
         Status status;
         Process* process;
+        bool gone = false; // vanished during this sample
     };
     std::vector<Live> live;
     std::vector<pid_t> pids{m_pid1};
@@ -604,6 +605,10 @@ SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
                 p.pssRssKb = residentKb(live[i].status);
                 p.pssAnonKb = pssKb;
                 p.pssAt = m_sampleNo;
+            } else if (errno == ENOENT || errno == ESRCH) {
+                // Gone since its status was read (e.g. the sandbox is being torn down): its
+                // resident size, shared pages and all, must not count.
+                live[i].gone = true;
             }
         }
         s.pssUs = pssTimer.nsecsElapsed() / 1000;
@@ -611,6 +616,8 @@ SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
     qint64 anonKb = 0;
     bool allPss = true;
     for (const Live& l : live) {
+        if (l.gone)
+            continue;
         const Process& p = *l.process;
         const qint64 rssKb = residentKb(l.status);
         if (s.exact || p.pssRssKb < 0) {

@@ -3,6 +3,7 @@
 #include "providers/ProviderError.h"
 #include "providers/local/SandboxLaunch.h"
 #include "providers/local/SeccompFilter.h"
+#include "providers/local/CgroupDelegation.h"
 #include "providers/local/UserNetwork.h"
 #include "runtime/ResultFrameParser.h"
 
@@ -307,6 +308,15 @@ void SandboxProcess::attachNetwork(int timeoutMs)
     m_network = std::move(network);
 }
 
+void SandboxProcess::attachCgroup(std::unique_ptr<SandboxCgroup> cgroup)
+{
+    QString error;
+    if (!awaitPid1(5000) || !cgroup->attach(m_pid1, &error))
+        throw ProviderError(ProviderError::Kind::Io,
+                            QStringLiteral("The sandbox could not be put into its cgroup %1: %2").arg(cgroup->path(), error));
+    m_cgroup = std::move(cgroup);
+}
+
 void SandboxProcess::discardOutput()
 {
     readAll(m_out, {});
@@ -365,6 +375,8 @@ bool SandboxProcess::killAndConfirm(int timeoutMs, QString* detail)
         awaitPid1(2000);
     }
     kill();
+    if (m_cgroup)
+        m_cgroup->kill();
     m_lifeline.reset();
     bool confirmed = true;
     if (m_pid1Fd.valid()) {
@@ -387,6 +399,15 @@ bool SandboxProcess::killAndConfirm(int timeoutMs, QString* detail)
     if (m_network)
         m_network->stop(); // returns once the helper is reaped
     m_network.reset();
+    if (m_cgroup) {
+        QString error;
+        if (!m_cgroup->remove(2000, &error)) {
+            confirmed = false;
+            if (detail)
+                *detail = QStringLiteral("its cgroup %1 could not be removed: %2").arg(m_cgroup->path(), error);
+        }
+        m_cgroup.reset();
+    }
     return confirmed;
 }
 

@@ -16,6 +16,10 @@ class ResultFrameParser;
 class UserNetwork;
 
 namespace localsandbox {
+class SandboxCgroup;
+}
+
+namespace localsandbox {
 
 struct SandboxLaunch;
 
@@ -58,6 +62,10 @@ public:
     // from outside before releaseGo() (needs PID 1). Throws ProviderError(Io). Stopped once PID 1
     // is gone.
     void attachNetwork(int timeoutMs);
+    // A delegated cgroup (docs/local-sandbox.md, "Memory limit"): PID 1 is moved in before it
+    // starts the program (so before releaseGo()); killed with the sandbox, removed once it is gone.
+    void attachCgroup(std::unique_ptr<SandboxCgroup> cgroup);
+    SandboxCgroup* cgroup() const { return m_cgroup.get(); }
 
     int jobFd() const { return m_job.get(); }
     void closeJob() { m_job.reset(); }
@@ -101,6 +109,7 @@ private:
     int m_waitStatus = 0;
     InitStatus m_init;
     std::unique_ptr<UserNetwork> m_network;
+    std::unique_ptr<SandboxCgroup> m_cgroup;
     QByteArray m_heldOut, m_heldErr; // output before the program started
 };
 

@@ -300,17 +300,22 @@ private slots:
             "    if os.fork() == 0:\n"
             "        for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):\n"
             "            signal.signal(s, signal.SIG_IGN)\n"
-            "        os.execv('/bin/sh', ['/bin/sh', '-c', 'exec -a MARKER sleep 300'])\n"
+            "        os.execv('/bin/sleep', ['MARKER', '300'])\n"
             "    os._exit(0)\n"
-            "time.sleep(0.3)\n");
+            "time.sleep(0.3)\n"
+            "up = any(b'MARKER' in open('/proc/%s/cmdline' % p, 'rb').read() for p in os.listdir('/proc') if p.isdigit())\n"
+            "print('survivor up' if up else 'survivor missing', flush=True)\n");
         attack("daemon, run ends", Language::Python, QString(daemon).replace("MARKER", "sandpad-survivor-1") + "print('bye')\n");
         attack("daemon, timeout", Language::Python,
                QString(daemon).replace("MARKER", "sandpad-survivor-2") + "while True: pass\n");
         attack("node detached child", Language::JavaScript, QStringLiteral(
             "const { spawn } = require('node:child_process');\n"
-            "spawn('/bin/sh', ['-c', 'exec -a sandpad-survivor-3 sleep 300'], { detached: true, stdio: 'ignore' }).unref();\n"
+            "spawn('/bin/sleep', ['300'], { argv0: 'sandpad-survivor-3', detached: true, stdio: 'ignore' }).unref();\n"
             "await new Promise((r) => setTimeout(r, 300));\n"
-            "console.log('bye');\n"));
+            "const fs = require('node:fs');\n"
+            "const up = fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).some((p) => {\n"
+            "  try { return fs.readFileSync(`/proc/${p}/cmdline`, 'latin1').includes('sandpad-survivor-3'); } catch { return false; } });\n"
+            "console.log(up ? 'survivor up' : 'survivor missing');\n"));
     }
     void nothingOutlivesTheRun()
     {
@@ -320,6 +325,7 @@ private slots:
         const bool timesOut = code.contains("while True");
         const ExecutionResult r = run(Path(path), Language(language), code, timesOut ? 2 : 30);
         QVERIFY2(r.status == (timesOut ? RunStatus::Timeout : RunStatus::Success), qPrintable(describe(r)));
+        QVERIFY2(r.stdoutText.contains(QStringLiteral("survivor up")), qPrintable(describe(r))); // the attack ran
         QVERIFY(r.cleanupConfirmed);
         // Cleanup is confirmed once PID 1 has exited, which the kernel allows only after every other
         // process of its namespace is gone: nothing may be left by the time the result is there.
@@ -709,6 +715,41 @@ private slots:
         const QStringList folders = QDir(tmp.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
         QVERIFY2(folders.isEmpty(), qPrintable(folders.join(u' ')));
     }
+
+    // The attack that broke the old sandbox: rewrite PID 1's code through /proc/1/mem so that it
+    // clears its parent-death signal and sleeps, then outlive the app. (Before: the patch worked,
+    // and a process of the sandbox was still running after the app was killed.)
+    void rewritingPid1DoesNotOutliveTheApp_data() { pathsOnly(); }
+    void rewritingPid1DoesNotOutliveTheApp()
+    {
+        QFETCH(int, path);
+        m_pooledProvider->setPoolSize(0); // its sandboxes are this process's children too
+        QProcess child;
+        child.setProgram(QCoreApplication::applicationFilePath());
+        child.setArguments({QStringLiteral("--app"), Path(path) == Path::Cold ? QStringLiteral("cold") : QStringLiteral("pooled"),
+                            QStringLiteral("exploit")});
+        child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        child.start();
+        QVERIFY(child.waitForStarted(5000));
+        QByteArray out;
+        QElapsedTimer t;
+        t.start();
+        while (!out.contains("ready") && t.elapsed() < 60000 && child.state() == QProcess::Running) {
+            child.waitForReadyRead(500);
+            out += child.readAllStandardOutput();
+        }
+        QVERIFY2(out.contains("ready"), out.constData());
+        ::kill(pid_t(child.processId()), SIGKILL);
+        QVERIFY(child.waitForFinished(5000));
+        QTest::qWait(1500);
+        const int survivors = hostProcessesWith("sandpad-exploit-survivor");
+        for (int pid : childrenOf(::getpid()))
+            ::kill(pid, SIGKILL);
+        while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+        }
+        QCOMPARE(survivors, 0);
+        QVERIFY2(out.contains("patch denied"), out.constData());
+    }
 };
 
 // `test_security --app cold|pooled`: a stand-in for the app that the suite kills. It starts a
@@ -717,6 +758,7 @@ static int appMain(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     const bool pooled = QString::fromLocal8Bit(argv[2]) == QStringLiteral("pooled");
+    const bool exploit = argc > 3 && QByteArray(argv[3]) == "exploit";
     auto provider = std::make_shared<LocalProvider>();
     provider->setPoolSize(pooled ? 1 : 0);
     if (pooled) {
@@ -724,13 +766,38 @@ static int appMain(int argc, char** argv)
         provider->pool().waitUntilFull(60000);
     }
     Executor executor(provider, nullptr);
-    RunHandle* handle = executor.start(ExecutionRequest::adHoc(Language::Python, QStringLiteral(
+    const QString victim = QStringLiteral(
         "import os, time\n"
         "if os.fork() == 0:\n"
         "    os.setsid()\n"
         "    time.sleep(300)\n"
         "print('up', flush=True)\n"
-        "time.sleep(300)\n"), QStringLiteral("victim")));
+        "time.sleep(300)\n");
+    // x86_64: prctl(PR_SET_PDEATHSIG, 0), then pause() forever, written over PID 1's code at the
+    // instruction after its current system call; an orphan's exit makes that call return.
+    const QString rewrite = QStringLiteral(
+        "import os, time\n"
+        "try:\n"
+        "    pc = int(open('/proc/1/syscall').read().split()[-1], 16)\n"
+        "    with open('/proc/1/mem', 'r+b', buffering=0) as mem:\n"
+        "        mem.seek(pc)\n"
+        "        mem.write(bytes.fromhex('b89d000000bf0100000031f60f05b8220000000f05ebf7'))\n"
+        "    print('patched PID 1', flush=True)\n"
+        "except OSError as e:\n"
+        "    print('patch denied:', e, flush=True)\n"
+        "if os.fork() == 0:\n"
+        "    if os.fork() == 0:\n"
+        "        time.sleep(0.5); os._exit(0)\n"
+        "    os._exit(0)\n"
+        "os.wait()\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    os.execv('/bin/sleep', ['sandpad-exploit-survivor', '120'])\n"
+        "time.sleep(1)\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(120)\n");
+    RunHandle* handle = executor.start(ExecutionRequest::adHoc(Language::Python, exploit ? rewrite : victim,
+                                                               QStringLiteral("victim")));
     QObject::connect(handle, &RunHandle::output, &app, [](OutputStream, const QString& text) {
         fputs(qPrintable(text), stdout);
         fflush(stdout);
@@ -740,7 +807,7 @@ static int appMain(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
-    if (argc == 3 && QByteArray(argv[1]) == "--app")
+    if (argc >= 3 && QByteArray(argv[1]) == "--app")
         return appMain(argc, argv);
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
     QCoreApplication app(argc, argv);

@@ -1,4 +1,6 @@
 // Real bubblewrap: every test starts actual sandboxes and attacks them from inside.
+#include "ProcessChecks.h"
+
 #include "providers/ProviderError.h"
 #include "providers/RunControl.h"
 #include "providers/local/LocalProvider.h"
@@ -54,19 +56,6 @@ qint64 peakRssKb()
         if (line.startsWith("VmHWM:"))
             return line.mid(6).trimmed().split(' ').value(0).toLongLong();
     return 0;
-}
-
-// Host processes whose command line contains `needle`.
-int hostProcessesWith(const QByteArray& needle)
-{
-    int n = 0;
-    const QStringList pids = QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-    for (const QString& pid : pids) {
-        QFile f("/proc/" + pid + "/cmdline");
-        if (f.open(QIODevice::ReadOnly) && f.readAll().replace('\0', ' ').contains(needle))
-            ++n;
-    }
-    return n;
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 // Pre-started (pooled) local sandboxes: every acceptance-style case runs cold and pooled through
 // the real Executor and the results must be identical; plus eligibility, limits, isolation between
 // runs, pool control and that nothing is left after the provider is gone.
+#include "ProcessChecks.h"
+
 #include "engine/ExecutionRequest.h"
 #include "engine/ExecutionResult.h"
 #include "engine/Executor.h"
@@ -34,27 +36,6 @@ QString describe(const ExecutionResult& r)
     return QStringLiteral("status=%1 reason=%2\nstdout=%3\nstderr=%4\nerror=%5")
         .arg(runStatusName(r.status), r.reason, r.stdoutText.left(600), r.stderrText.left(600),
              r.error ? r.error->name + u':' + r.error->value + u'\n' + r.error->traceback : QStringLiteral("-"));
-}
-
-// Host pids whose parent is this process (the pool's bwrap/setpriv processes are).
-QList<int> childrenOfThisProcess()
-{
-    QList<int> pids;
-    const int self = ::getpid();
-    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        bool numeric = false;
-        const int pid = entry.toInt(&numeric);
-        if (!numeric)
-            continue;
-        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-        if (!stat.open(QIODevice::ReadOnly))
-            continue;
-        const QByteArray text = stat.read(512);
-        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
-        if (fields.size() > 1 && fields[1].toInt() == self)
-            pids << pid;
-    }
-    return pids;
 }
 
 } // namespace
@@ -305,19 +286,19 @@ private slots:
     void noProcessLeftWhenTheProviderIsGone()
     {
         QVERIFY(m_pooledProvider->pool().waitUntilFull(120000)); // its refills are not ours
-        const QList<int> before = childrenOfThisProcess();
+        const QList<int> before = childProcessesOf(::getpid());
         auto provider = std::make_shared<LocalProvider>();
         provider->startPool();
         QVERIFY(provider->pool().waitUntilFull(120000));
         QList<int> started;
-        for (int pid : childrenOfThisProcess())
+        for (int pid : childProcessesOf(::getpid()))
             if (!before.contains(pid))
                 started << pid;
         QVERIFY2(started.size() >= 2, "expected a bwrap per language");
         provider.reset();
         for (int pid : started)
             QVERIFY2(::kill(pid, 0) != 0, qPrintable(QStringLiteral("pid %1 still exists").arg(pid)));
-        for (int pid : childrenOfThisProcess())
+        for (int pid : childProcessesOf(::getpid()))
             QVERIFY2(before.contains(pid), qPrintable(QStringLiteral("child %1 left").arg(pid)));
     }
 };

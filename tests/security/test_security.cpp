@@ -2,6 +2,7 @@
 // would, through the real Executor, on the cold and on the pre-started (pooled) path. Run as root
 // (CI) and, through run-unprivileged.sh, as uid 65534 (a desktop user). Every case here failed on
 // the sandbox as it was before the hardening of issue 10 (see the note at each).
+#include "ProcessChecks.h"
 #include "TempDatabase.h"
 
 #include "accounting/CreditsAccount.h"
@@ -47,44 +48,8 @@ QString describe(const ExecutionResult& r)
              r.error ? r.error->name + u':' + r.error->value : QStringLiteral("-"));
 }
 
-// Processes whose parent is this process (this suite is a child subreaper: a sandbox process that
-// outlived its app would be reparented here).
-QList<int> childrenOf(int parent)
-{
-    QList<int> pids;
-    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        bool numeric = false;
-        const int pid = entry.toInt(&numeric);
-        if (!numeric)
-            continue;
-        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-        if (!stat.open(QIODevice::ReadOnly))
-            continue;
-        const QByteArray text = stat.read(512);
-        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
-        if (fields.size() > 1 && fields[1].toInt() == parent && fields[0] != "Z")
-            pids << pid;
-    }
-    return pids;
-}
-
-QByteArray readProc(int pid, const char* file)
-{
-    QFile f(QStringLiteral("/proc/%1/%2").arg(pid).arg(QLatin1String(file)));
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-// Host processes whose command line contains `needle`.
-int hostProcessesWith(const QByteArray& needle)
-{
-    int n = 0;
-    for (const QString& pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QFile f(QStringLiteral("/proc/") + pid + QStringLiteral("/cmdline"));
-        if (f.open(QIODevice::ReadOnly) && f.readAll().replace('\0', ' ').contains(needle))
-            ++n;
-    }
-    return n;
-}
+// (This suite is a child subreaper: a sandbox process that outlived its app is reparented here,
+// among childProcessesOf(getpid()).)
 
 // A non-loopback IPv4 address of this host, if it has one.
 QString hostAddress()
@@ -106,6 +71,27 @@ QString hostAddress()
 }
 
 const QByteArray kCanaryName = "SANDPAD_SECURITY_CANARY";
+
+// Markers in the command lines of processes an attack tries to leave behind, unique to this test
+// process (the root and the unprivileged run of this suite may run at the same time).
+QString survivorMarker()
+{
+    return QStringLiteral("sandpad-survivor-%1").arg(::getpid());
+}
+QByteArray exploitMarker(int suitePid)
+{
+    return "sandpad-exploit-survivor-" + QByteArray::number(suitePid);
+}
+
+// The networking helpers this process started (they are its children).
+int ownNetworkHelpers()
+{
+    int n = 0;
+    for (int pid : childProcessesOf(::getpid()))
+        if (readProcFile(pid, "comm").trimmed() == "slirp4netns")
+            ++n;
+    return n;
+}
 
 } // namespace
 
@@ -237,13 +223,13 @@ private slots:
         int looked = 0;
         while (!handle->isFinished() && t.elapsed() < 20000) {
             QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-            for (int pid : childrenOf(::getpid())) {
-                const QByteArray env = readProc(pid, "environ");
+            for (int pid : childProcessesOf(::getpid())) {
+                const QByteArray env = readProcFile(pid, "environ");
                 if (env.isEmpty())
                     continue;
                 ++looked;
                 QVERIFY2(!env.contains(m_canary) && !env.contains(kCanaryName),
-                         qPrintable(QStringLiteral("pid %1 (%2) has the app's environment").arg(pid).arg(QString::fromUtf8(readProc(pid, "comm")).trimmed())));
+                         qPrintable(QStringLiteral("pid %1 (%2) has the app's environment").arg(pid).arg(QString::fromUtf8(readProcFile(pid, "comm")).trimmed())));
             }
         }
         QVERIFY(handle->isFinished());
@@ -305,17 +291,17 @@ private slots:
             "time.sleep(0.3)\n"
             "up = any(b'MARKER' in open('/proc/%s/cmdline' % p, 'rb').read() for p in os.listdir('/proc') if p.isdigit())\n"
             "print('survivor up' if up else 'survivor missing', flush=True)\n");
-        attack("daemon, run ends", Language::Python, QString(daemon).replace("MARKER", "sandpad-survivor-1") + "print('bye')\n");
+        attack("daemon, run ends", Language::Python, QString(daemon).replace("MARKER", survivorMarker()) + "print('bye')\n");
         attack("daemon, timeout", Language::Python,
-               QString(daemon).replace("MARKER", "sandpad-survivor-2") + "while True: pass\n");
+               QString(daemon).replace("MARKER", survivorMarker()) + "while True: pass\n");
         attack("node detached child", Language::JavaScript, QStringLiteral(
             "const { spawn } = require('node:child_process');\n"
-            "spawn('/bin/sleep', ['300'], { argv0: 'sandpad-survivor-3', detached: true, stdio: 'ignore' }).unref();\n"
+            "spawn('/bin/sleep', ['300'], { argv0: 'MARKER', detached: true, stdio: 'ignore' }).unref();\n"
             "await new Promise((r) => setTimeout(r, 300));\n"
             "const fs = require('node:fs');\n"
             "const up = fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).some((p) => {\n"
-            "  try { return fs.readFileSync(`/proc/${p}/cmdline`, 'latin1').includes('sandpad-survivor-3'); } catch { return false; } });\n"
-            "console.log(up ? 'survivor up' : 'survivor missing');\n"));
+            "  try { return fs.readFileSync(`/proc/${p}/cmdline`, 'latin1').includes('MARKER'); } catch { return false; } });\n"
+            "console.log(up ? 'survivor up' : 'survivor missing');\n").replace("MARKER", survivorMarker()));
     }
     void nothingOutlivesTheRun()
     {
@@ -329,7 +315,7 @@ private slots:
         QVERIFY(r.cleanupConfirmed);
         // Cleanup is confirmed once PID 1 has exited, which the kernel allows only after every other
         // process of its namespace is gone: nothing may be left by the time the result is there.
-        QCOMPARE(hostProcessesWith("sandpad-survivor-"), 0);
+        QCOMPARE(hostProcessesWith(survivorMarker().toUtf8()), 0);
     }
 
     // 3/4. Billing follows what the program did: once its program started, any end without a valid
@@ -588,7 +574,7 @@ private slots:
             QVERIFY(provider->pool().waitUntilFull(120000));
         }
         const int before = provider->pooledCreates();
-        const int helpersBefore = hostProcessesWith("slirp4netns"); // idle pre-started ones
+        const int helpersBefore = ownNetworkHelpers(); // idle pre-started ones
         const ExecutionResult r = executor.run(ExecutionRequest::adHoc(Language::Python, QStringLiteral(
             "import socket\n"
             "def attempt(label, family, addr):\n"
@@ -607,7 +593,7 @@ private slots:
             .arg(loopback.serverPort()).arg(abstractName).arg(haveOutside ? address : QString())
             .arg(haveOutside ? outside.serverPort() : 0), QStringLiteral("net")));
         // The run's own networking helper is gone with it (the pool's other idle ones remain).
-        QCOMPARE(hostProcessesWith("slirp4netns"), Path(path) == Path::Prestarted ? helpersBefore - 1 : 0);
+        QCOMPARE(ownNetworkHelpers(), Path(path) == Path::Prestarted ? helpersBefore - 1 : 0);
         if (Path(path) == Path::Prestarted)
             QCOMPARE(provider->pooledCreates(), before + 1);
         QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
@@ -674,11 +660,11 @@ private slots:
         m_pooledProvider->setPoolSize(0);
         QElapsedTimer idle;
         idle.start();
-        while (!childrenOf(::getpid()).isEmpty() && idle.elapsed() < 120000) // one may still be importing
+        while (!childProcessesOf(::getpid()).isEmpty() && idle.elapsed() < 120000) // one may still be importing
             QTest::qWait(50);
-        for (int pid : childrenOf(::getpid()))
-            qWarning("still a child: %d %s", pid, readProc(pid, "cmdline").replace('\0', ' ').left(300).constData());
-        QVERIFY(childrenOf(::getpid()).isEmpty());
+        for (int pid : childProcessesOf(::getpid()))
+            qWarning("still a child: %d %s", pid, readProcFile(pid, "cmdline").replace('\0', ' ').left(300).constData());
+        QVERIFY(childProcessesOf(::getpid()).isEmpty());
         // The "app" gets a temp folder of its own: whatever it leaves there is its own.
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
@@ -702,11 +688,11 @@ private slots:
         QList<int> left;
         do {
             QTest::qWait(100);
-            left = childrenOf(::getpid());
+            left = childProcessesOf(::getpid());
         } while (!left.isEmpty() && t.elapsed() < 3000);
         QStringList names;
         for (int pid : left) {
-            names << QStringLiteral("%1 %2").arg(pid).arg(QString::fromUtf8(readProc(pid, "cmdline").replace('\0', ' ')).left(200));
+            names << QStringLiteral("%1 %2").arg(pid).arg(QString::fromUtf8(readProcFile(pid, "cmdline").replace('\0', ' ')).left(200));
             ::kill(pid, SIGKILL);
         }
         while (::waitpid(-1, nullptr, WNOHANG) > 0) {
@@ -742,8 +728,8 @@ private slots:
         ::kill(pid_t(child.processId()), SIGKILL);
         QVERIFY(child.waitForFinished(5000));
         QTest::qWait(1500);
-        const int survivors = hostProcessesWith("sandpad-exploit-survivor");
-        for (int pid : childrenOf(::getpid()))
+        const int survivors = hostProcessesWith(exploitMarker(::getpid()));
+        for (int pid : childProcessesOf(::getpid()))
             ::kill(pid, SIGKILL);
         while (::waitpid(-1, nullptr, WNOHANG) > 0) {
         }
@@ -792,12 +778,13 @@ static int appMain(int argc, char** argv)
         "os.wait()\n"
         "if os.fork() == 0:\n"
         "    os.setsid()\n"
-        "    os.execv('/bin/sleep', ['sandpad-exploit-survivor', '120'])\n"
+        "    os.execv('/bin/sleep', ['MARKER', '120'])\n"
         "time.sleep(1)\n"
         "print('ready', flush=True)\n"
         "time.sleep(120)\n");
-    RunHandle* handle = executor.start(ExecutionRequest::adHoc(Language::Python, exploit ? rewrite : victim,
-                                                               QStringLiteral("victim")));
+    RunHandle* handle = executor.start(ExecutionRequest::adHoc(
+        Language::Python, exploit ? QString(rewrite).replace("MARKER", QString::fromUtf8(exploitMarker(::getppid()))) : victim,
+        QStringLiteral("victim")));
     QObject::connect(handle, &RunHandle::output, &app, [](OutputStream, const QString& text) {
         fputs(qPrintable(text), stdout);
         fflush(stdout);

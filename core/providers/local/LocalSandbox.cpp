@@ -136,9 +136,15 @@ CommandOutcome LocalSandbox::runCold(const SandboxCommand& command, const Output
     auto process = std::make_unique<SandboxProcess>();
     process->start(SandboxLaunch::build(m_config, command, m_files, SandboxLaunch::Mode::Cold, wait), false);
     const qint64 timeoutMs = command.timeoutMs > 0 ? command.timeoutMs : m_config.options.deadlineSeconds * 1000LL;
+    return runAndRetire(std::move(process), onOutput, control, timeoutMs, wait);
+}
+
+CommandOutcome LocalSandbox::runAndRetire(std::unique_ptr<SandboxProcess> process, const OutputCallback& onOutput,
+                                          RunControl& control, qint64 timeoutMs, bool setUpFirst)
+{
     CommandOutcome outcome;
     try {
-        if (wait)
+        if (setUpFirst)
             setUpFromOutside(*process);
         outcome = runToEnd(*process, onOutput, control, timeoutMs);
     } catch (...) {

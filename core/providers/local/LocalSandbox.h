@@ -90,6 +90,9 @@ private:
     // channel, and say how it ended. Throws when the sandbox was never set up.
     CommandOutcome runToEnd(localsandbox::SandboxProcess& process, const OutputCallback& onOutput,
                             RunControl& control, qint64 timeoutMs);
+    // runToEnd (after setUpFromOutside, if asked), then retire the process, also on a throw.
+    CommandOutcome runAndRetire(std::unique_ptr<localsandbox::SandboxProcess> process, const OutputCallback& onOutput,
+                                RunControl& control, qint64 timeoutMs, bool setUpFirst);
     // What the host sets up from outside before PID 1 starts the program (its cgroup, its
     // network); false when nothing, and PID 1 need not wait.
     bool setUpFromOutsideNeeded() const;

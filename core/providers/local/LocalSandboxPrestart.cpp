@@ -283,15 +283,7 @@ CommandOutcome LocalSandbox::runWarm(const SandboxCommand& command, const Output
         }
         throw ProviderError(ProviderError::Kind::Io, QStringLiteral("The pre-started sandbox did not take the job"));
     }
-    CommandOutcome outcome;
-    try {
-        outcome = runToEnd(*process, onOutput, control, timeoutMs);
-    } catch (...) {
-        retire(std::move(process));
-        throw;
-    }
-    retire(std::move(process));
-    return outcome;
+    return runAndRetire(std::move(process), onOutput, control, timeoutMs, false);
 }
 
 } // namespace sandpad

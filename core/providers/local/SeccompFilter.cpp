@@ -50,6 +50,43 @@ constexpr scmp_datum_t kDeniedPersonality[] = {0x0040000 /* ADDR_NO_RANDOMIZE */
                                                0x0100000 /* MMAP_PAGE_ZERO */, 0x0200000 /* ADDR_COMPAT_LAYOUT */,
                                                0x0800000 /* ADDR_LIMIT_32BIT */, 0x8000000 /* ADDR_LIMIT_3GB */};
 
+// Adds rules to a filter and counts them; the first failure is kept and ends the build.
+class Rules {
+public:
+    explicit Rules(scmp_filter_ctx ctx) : m_ctx(ctx) {}
+    // action for `nr` when the comparisons (0 or 1 of them) hold.
+    void add(uint32_t action, int nr, const QString& what, const scmp_arg_cmp* cmp = nullptr)
+    {
+        if (!m_error.isEmpty())
+            return;
+        const int rc = cmp ? seccomp_rule_add(m_ctx, action, nr, 1, *cmp) : seccomp_rule_add(m_ctx, action, nr, 0);
+        if (rc < 0)
+            m_error = QStringLiteral("%1: %2").arg(what, QString::fromLocal8Bit(strerror(-rc)));
+        else
+            ++m_count;
+    }
+    void add(uint32_t action, int nr, const QString& what, const scmp_arg_cmp& cmp) { add(action, nr, what, &cmp); }
+    // By name: a call unknown to this libseccomp, or absent on this architecture, has nothing to deny.
+    void addNamed(uint32_t action, const char* name)
+    {
+        const int nr = seccomp_syscall_resolve_name(name);
+        if (nr == __NR_SCMP_ERROR || !m_error.isEmpty())
+            return;
+        const int rc = seccomp_rule_add(m_ctx, action, nr, 0);
+        if (rc < 0 && rc != -EOPNOTSUPP && rc != -EDOM)
+            m_error = QStringLiteral("rule for %1: %2").arg(QLatin1String(name), QString::fromLocal8Bit(strerror(-rc)));
+        else if (rc == 0)
+            ++m_count;
+    }
+    int count() const { return m_count; }
+    QString error() const { return m_error; }
+
+private:
+    scmp_filter_ctx m_ctx;
+    int m_count = 0;
+    QString m_error;
+};
+
 Built build()
 {
     Built out;
@@ -63,48 +100,21 @@ Built build()
     if (seccomp_arch_native() == SCMP_ARCH_X86_64)
         seccomp_arch_add(ctx, SCMP_ARCH_X32);
 
-    auto fail = [&](const QString& what, int rc) {
-        out.error = QStringLiteral("%1: %2").arg(what, QString::fromLocal8Bit(strerror(-rc)));
-    };
-
-    for (const char* name : kDenied) {
-        const int nr = seccomp_syscall_resolve_name(name);
-        if (nr == __NR_SCMP_ERROR)
-            continue; // unknown to this libseccomp: nothing to deny
-        const int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
-        if (rc < 0 && rc != -EOPNOTSUPP && rc != -EDOM) {
-            fail(QStringLiteral("rule for %1").arg(QLatin1String(name)), rc);
-            seccomp_release(ctx);
-            return out;
-        }
-        ++out.rules;
-    }
+    Rules rules(ctx);
+    for (const char* name : kDenied)
+        rules.addNamed(SCMP_ACT_ERRNO(EPERM), name);
     // memfd_create: a memfd passed over a unix socket and closed holds memory no process shows
     // (the memory watchdog could not count it). Nothing of python3, numpy, pandas, matplotlib,
     // multiprocessing or node 20 calls it; ENOSYS lets a library fall back to a file.
-    if (const int nr = seccomp_syscall_resolve_name("memfd_create"); nr != __NR_SCMP_ERROR) {
-        if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0) == 0)
-            ++out.rules;
-    }
+    rules.addNamed(SCMP_ACT_ERRNO(ENOSYS), "memfd_create");
     // clone3 takes its flags in memory that seccomp cannot inspect: ENOSYS makes glibc fall back
     // to clone, whose flags we can check.
-    if (const int nr = seccomp_syscall_resolve_name("clone3"); nr != __NR_SCMP_ERROR) {
-        if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0) == 0)
-            ++out.rules;
-    }
+    rules.addNamed(SCMP_ACT_ERRNO(ENOSYS), "clone3");
     // No new namespaces through clone (x86_64/arm64: flags are argument 0).
-    const scmp_datum_t nsFlags[] = {CLONE_NEWUSER, CLONE_NEWNS,  CLONE_NEWPID,   CLONE_NEWNET,
-                                    CLONE_NEWIPC,  CLONE_NEWUTS, CLONE_NEWCGROUP};
-    for (scmp_datum_t flag : nsFlags) {
-        const int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
-                                        SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag));
-        if (rc < 0) {
-            fail(QStringLiteral("clone flag rule"), rc);
-            seccomp_release(ctx);
-            return out;
-        }
-        ++out.rules;
-    }
+    for (scmp_datum_t flag : {CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWIPC,
+                              CLONE_NEWUTS, CLONE_NEWCGROUP})
+        rules.add(SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), QStringLiteral("clone flag rule"),
+                  SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag));
     // Socket families: the kernel reads the family as a 32-bit int, so every rule looks at the low
     // 32 bits only. Values 0..63 one by one (allowed ones excepted), anything larger (or
     // negative) through its high bits.
@@ -113,52 +123,31 @@ Built build()
             bool allowed = false;
             for (int ok : kAllowedFamilies)
                 allowed = allowed || scmp_datum_t(ok) == family;
-            if (allowed)
-                continue;
-            const int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), call, 1,
-                                            SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, family));
-            if (rc < 0) {
-                fail(QStringLiteral("socket family rule"), rc);
-                seccomp_release(ctx);
-                return out;
-            }
-            ++out.rules;
+            if (!allowed)
+                rules.add(SCMP_ACT_ERRNO(EAFNOSUPPORT), call, QStringLiteral("socket family rule"),
+                          SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, family));
         }
-        for (int bit = 6; bit < 32; ++bit) {
-            const scmp_datum_t mask = scmp_datum_t(1) << bit;
-            const int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), call, 1,
-                                            SCMP_A0(SCMP_CMP_MASKED_EQ, mask, mask));
-            if (rc < 0) {
-                fail(QStringLiteral("socket family rule"), rc);
-                seccomp_release(ctx);
-                return out;
-            }
-            ++out.rules;
-        }
+        for (int bit = 6; bit < 32; ++bit)
+            rules.add(SCMP_ACT_ERRNO(EAFNOSUPPORT), call, QStringLiteral("socket family rule"),
+                      SCMP_A0(SCMP_CMP_MASKED_EQ, scmp_datum_t(1) << bit, scmp_datum_t(1) << bit));
     }
-    for (scmp_datum_t flag : kDeniedPersonality) {
-        const int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(personality), 1,
-                                        SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag));
-        if (rc < 0) {
-            fail(QStringLiteral("personality rule"), rc);
-            seccomp_release(ctx);
-            return out;
-        }
-        ++out.rules;
-    }
+    for (scmp_datum_t flag : kDeniedPersonality)
+        rules.add(SCMP_ACT_ERRNO(EPERM), SCMP_SYS(personality), QStringLiteral("personality rule"),
+                  SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag));
     // TIOCSTI / TIOCLINUX: the kernel compares the command as 32 bits, so the rule must too, or
     // 0x100005412 slips past an equality test.
-    const scmp_datum_t ioctls[] = {TIOCSTI, TIOCLINUX};
-    for (scmp_datum_t req : ioctls) {
-        const int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
-                                        SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffULL, req));
-        if (rc < 0) {
-            fail(QStringLiteral("ioctl rule"), rc);
-            seccomp_release(ctx);
-            return out;
-        }
-        ++out.rules;
+    for (scmp_datum_t request : {scmp_datum_t(TIOCSTI), scmp_datum_t(TIOCLINUX)})
+        rules.add(SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), QStringLiteral("ioctl rule"),
+                  SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffULL, request));
+    out.rules = rules.count();
+    if (!rules.error().isEmpty()) {
+        out.error = rules.error();
+        seccomp_release(ctx);
+        return out;
     }
+    auto fail = [&](const QString& what, int rc) {
+        out.error = QStringLiteral("%1: %2").arg(what, QString::fromLocal8Bit(strerror(-rc)));
+    };
 
     const int fd = memfd_create("sandpad-seccomp", MFD_CLOEXEC);
     if (fd < 0) {

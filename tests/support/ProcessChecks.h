@@ -1,0 +1,17 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+
+namespace sandpad {
+
+// Looking at host processes from a test (what a sandbox may have left behind).
+
+// Live (not zombie) processes whose parent is `parent`.
+QList<int> childProcessesOf(int parent);
+// Host processes whose command line (arguments joined by spaces) contains `needle`.
+int hostProcessesWith(const QByteArray& needle);
+// /proc/<pid>/<file>, empty if unreadable.
+QByteArray readProcFile(int pid, const char* file);
+
+} // namespace sandpad

@@ -76,8 +76,8 @@ MainWindow::~MainWindow()
         m_journal->flush();
     // Entries report their destruction to m_origins: destroy them while it still exists.
     delete takeCentralWidget();
-    for (std::thread& validation : m_validationThreads)
-        validation.join();
+    for (const auto& validation : m_validationThreads)
+        validation->wait();
 }
 
 void MainWindow::buildLayout()
@@ -310,7 +310,7 @@ void MainWindow::startValidation()
     m_status->setValidation(RunStatusBar::Validation::Checking);
     // Validation blocks (it may start interpreters or call a remote API): run it off the GUI thread.
     QPointer<MainWindow> self(this);
-    m_validationThreads.emplace_back([self, validate = m_services.validate] {
+    QThread* thread = QThread::create([self, validate = m_services.validate] {
         const ValidationReport report = validate();
         QMetaObject::invokeMethod(qApp, [self, report] {
             if (!self)
@@ -324,6 +324,9 @@ void MainWindow::startValidation()
                                           report.toText());
         }, Qt::QueuedConnection);
     });
+    thread->setObjectName(QStringLiteral("sandpad-validate"));
+    m_validationThreads.emplace_back(thread);
+    thread->start();
 }
 
 void MainWindow::setProvider(const QString& name, std::function<ValidationReport()> validate)

@@ -10,7 +10,7 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <functional>
-#include <thread>
+#include <QThread>
 #include <vector>
 
 namespace sandpad {
@@ -105,7 +105,8 @@ protected:
 private:
     // Provider validations in flight; joined on destruction so that quitting never leaves a
     // half-started sandbox of theirs behind.
-    std::vector<std::thread> m_validationThreads;
+    // QThreads: a validation runs sandboxes, whose deadline and memory watchdog are Qt timers.
+    std::vector<std::unique_ptr<QThread>> m_validationThreads;
     struct Origin {
         QPointer<EditorPage> page;
         int firstLine = 1; // editor line of the run's line 1

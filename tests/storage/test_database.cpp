@@ -175,7 +175,7 @@ private slots:
 
         Database db(tmp.path());
         QVERIFY2(db.open(), qPrintable(db.error()));
-        QCOMPARE(db.schemaVersion(), 2);
+        QCOMPARE(db.schemaVersion(), Database::kSchemaVersion);
         QSqlQuery q(db.connection());
         QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM runs")));
         QVERIFY(q.next());

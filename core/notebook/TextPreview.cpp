@@ -63,18 +63,47 @@ QString TextPreview::formatCount(qint64 n)
     return locale.toString(n);
 }
 
+namespace {
+
+// The markers' texts, with %1 for the count.
+QString lineCutText()
+{
+    return QCoreApplication::translate("TextPreview", "… [line cut: %1 characters; Save or Copy has the whole text]");
+}
+
+QString leftOutText(TextPreview::Keep keep)
+{
+    return keep == TextPreview::Keep::Tail
+               ? QCoreApplication::translate("TextPreview", "… [%1 earlier lines not shown; Save or Copy has the whole text]")
+               : QCoreApplication::translate("TextPreview", "… [%1 more lines not shown; Save or Copy has the whole text]");
+}
+
+} // namespace
+
 QString TextPreview::lineCutMarker(qint64 lineChars)
 {
-    return QCoreApplication::translate("TextPreview", "… [line cut: %1 characters; Save or Copy has the whole text]")
-        .arg(formatCount(lineChars));
+    return lineCutText().arg(formatCount(lineChars));
 }
 
 QString TextPreview::linesLeftOutMarker(qint64 lines, Keep keep)
 {
-    return (keep == Keep::Tail
-                ? QCoreApplication::translate("TextPreview", "… [%1 earlier lines not shown; Save or Copy has the whole text]")
-                : QCoreApplication::translate("TextPreview", "… [%1 more lines not shown; Save or Copy has the whole text]"))
-        .arg(formatCount(lines));
+    return leftOutText(keep).arg(formatCount(lines));
+}
+
+bool TextPreview::hasCutLine(const QString& shown)
+{
+    const QString text = lineCutText();
+    return shown.contains(QStringView(text).left(text.indexOf(QLatin1String("%1")))); // "… [line cut: "
+}
+
+bool TextPreview::hasLinesLeftOut(const QString& shown)
+{
+    for (const Keep keep : {Keep::Head, Keep::Tail}) {
+        const QString text = leftOutText(keep);
+        if (shown.contains(QStringView(text).mid(text.indexOf(QLatin1String("%1")) + 2))) // " earlier lines not shown; …"
+            return true;
+    }
+    return false;
 }
 
 TextPreview TextPreview::make(const QString& text, Keep keep, const Limits& limits)

@@ -23,6 +23,9 @@ public:
     static QString lineCutMarker(qint64 lineChars);
     // The marker line for lines left out, e.g. "… [1,234 earlier lines not shown; …]".
     static QString linesLeftOutMarker(qint64 lines, Keep keep);
+    // Whether a shown text holds a cut line's marker / a marker line for lines left out.
+    static bool hasCutLine(const QString& shown);
+    static bool hasLinesLeftOut(const QString& shown);
     // 1234567 -> "1,234,567" (the locale's grouping; English grouping for the C locale).
     static QString formatCount(qint64 n);
 

@@ -382,6 +382,11 @@ private slots:
         QVERIFY(entry->outputView()->isVisible());
         QCOMPARE(entry->outputView()->document()->lastBlock().text(), QStringLiteral("after"));
         QVERIFY(entry->outputView()->document()->firstBlock().text().contains(QStringLiteral("line cut")));
+        // The view is as tall as the rows the cut line wraps to (up to its maximum), not as its
+        // two blocks: the marker at the line's end is in sight.
+        const int rowHeight = entry->outputView()->fontMetrics().lineSpacing();
+        QVERIFY2(entry->outputView()->height() >= OutputView::kMaxVisibleLines * rowHeight,
+                 qPrintable(QStringLiteral("%1 px for rows of %2 px").arg(entry->outputView()->height()).arg(rowHeight)));
     }
 };
 

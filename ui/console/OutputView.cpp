@@ -197,9 +197,28 @@ void OutputView::dropTopToBudget()
     m_linesDropped = true;
 }
 
+int OutputView::visibleRows() const
+{
+    // Rows, not blocks: a cut line of 2,000 characters wraps to many. Counted from the block
+    // lengths (a fixed-width font) rather than a layout, which the tail of a long block would
+    // need; only as many blocks as can fill kMaxVisibleLines rows are looked at.
+    const int advance = std::max(1, fontMetrics().horizontalAdvance(QLatin1Char('m')));
+    const int perRow = std::max(1, (viewport()->width() - 2 * int(document()->documentMargin())) / advance);
+    int rows = 0;
+    for (QTextBlock b = document()->lastBlock(); b.isValid() && rows < kMaxVisibleLines; b = b.previous())
+        rows += std::max(1, int((b.length() - 1 + perRow - 1) / perRow));
+    return std::clamp(rows, 1, kMaxVisibleLines);
+}
+
+void OutputView::resizeEvent(QResizeEvent* event)
+{
+    QPlainTextEdit::resizeEvent(event);
+    updateHeight(); // the width decides how many rows the lines wrap to
+}
+
 void OutputView::updateHeight()
 {
-    const int lines = std::clamp(document()->blockCount(), 1, kMaxVisibleLines);
+    const int lines = visibleRows();
     const int h = lines * fontMetrics().lineSpacing() + 2 * int(document()->documentMargin()) + 4
                   + (horizontalScrollBar()->isVisible() ? horizontalScrollBar()->height() : 0);
     if (height() != h)

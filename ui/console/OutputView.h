@@ -54,12 +54,14 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     struct Segment { OutputStream stream; QString text; };
     void queue(OutputStream stream, const QString& text);
     void updateFormats();
     void updateHeight();
+    int visibleRows() const;
     void dropTopToBudget();
     void flushBatch(bool final);
     QList<Segment> m_pending;

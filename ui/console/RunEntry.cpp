@@ -33,11 +33,30 @@ QPlainTextEdit* makeTextBlock(QWidget* parent, const QString& accessibleName)
     return edit;
 }
 
-void fitHeight(QPlainTextEdit* edit, int maxLines)
+// Lines of the document, up to maxLines (all of them when it wraps a cut line: it is long).
+void fitHeight(QPlainTextEdit* edit, int maxLines, bool tall = false)
 {
-    const int lines = std::clamp(int(edit->document()->blockCount()), 1, maxLines);
+    const int lines = tall ? maxLines : std::clamp(int(edit->document()->blockCount()), 1, maxLines);
     edit->setFixedHeight(lines * edit->fontMetrics().lineSpacing()
                          + 2 * int(edit->document()->documentMargin()) + 6);
+}
+
+// A label wraps only between words: a zero-width space every 80 characters of a longer word
+// lets it wrap there instead of growing past the view (the whole text is copied from the record).
+QString breakable(const QString& text)
+{
+    constexpr int kRun = 80;
+    QString out;
+    int run = 0;
+    for (const QChar c : text) {
+        run = c.isSpace() ? 0 : run + 1;
+        if (run > kRun && !c.isLowSurrogate()) {
+            out += QChar(0x200b);
+            run = 1;
+        }
+        out += c;
+    }
+    return out;
 }
 
 QString statusLabel(const QString& status)
@@ -172,11 +191,14 @@ void RunEntry::showResult()
 {
     m_resultCut = m_record.preview && m_record.preview->result;
     const QString result = m_record.result ? shown(RunPreview::Part::Result, *m_record.result, &m_resultCut) : QString();
+    // A result keeps its lines (tables): but a cut line wraps, so that its marker is seen.
+    const bool wrap = TextPreview::hasCutLine(result);
+    m_result->setLineWrapMode(wrap ? QPlainTextEdit::WidgetWidth : QPlainTextEdit::NoWrap);
     m_result->setPlainText(result);
-    fitHeight(m_result, 12);
+    fitHeight(m_result, 12, wrap);
     m_result->setVisible(!result.isEmpty());
     if (m_resultCut)
-        m_resultNotice->setText(tr("<i>Result cut for display.</i> %1").arg(wholeLinks(Part::Result)));
+        m_resultNotice->setText(tr("<i>Result cut for display%1.</i> %2").arg(whatIsCut(result), wholeLinks(Part::Result)));
     m_resultNotice->setVisible(m_resultCut && !result.isEmpty());
 }
 
@@ -188,9 +210,11 @@ void RunEntry::showError()
         const QString name = shown(RunPreview::Part::ErrorName, record.error->name, &m_errorCut);
         const QString value = shown(RunPreview::Part::ErrorValue, record.error->value, &m_errorCut);
         const QString traceback = shown(RunPreview::Part::Traceback, record.error->traceback, &m_errorCut);
-        QString html = QStringLiteral("<b>%1</b>: %2%3").arg(name.toHtmlEscaped(), value.toHtmlEscaped(), tracebackHtml(traceback));
+        QString html = QStringLiteral("<b>%1</b>: %2%3").arg(breakable(name).toHtmlEscaped(), breakable(value).toHtmlEscaped(),
+                                                           tracebackHtml(traceback));
         if (m_errorCut)
-            html += tr("<i>Error cut for display.</i> %1").arg(wholeLinks(Part::Error));
+            html += tr("<i>Error cut for display%1.</i> %2")
+                        .arg(whatIsCut(name + value + traceback), wholeLinks(Part::Error));
         m_error->setText(html);
         m_error->show();
     } else if (record.status != QLatin1String("success") && !record.message.isEmpty()
@@ -205,6 +229,16 @@ void RunEntry::showError()
         m_error->setText(QStringLiteral("<i>%1</i>").arg((reason.isEmpty() ? statusLabel(record.status) : reason).toHtmlEscaped()));
         m_error->show();
     }
+}
+
+QString RunEntry::whatIsCut(const QString& shownText)
+{
+    QStringList what;
+    if (TextPreview::hasCutLine(shownText))
+        what << tr("long lines cut");
+    if (TextPreview::hasLinesLeftOut(shownText))
+        what << tr("lines left out");
+    return what.isEmpty() ? QString() : QStringLiteral(": ") + what.join(QStringLiteral(", "));
 }
 
 QString RunEntry::wholeLinks(Part part)
@@ -223,8 +257,16 @@ void RunEntry::updateOutputNotice()
     if (m_output->linesCut() > 0)
         what << (m_output->linesCut() == 1 ? tr("1 long line cut")
                                            : tr("%1 long lines cut").arg(TextPreview::formatCount(m_output->linesCut())));
-    if (what.isEmpty() && m_record.preview && (m_record.preview->stdoutText || m_record.preview->stderrText))
-        what << tr("a part is shown");
+    if (what.isEmpty() && m_record.preview && (m_record.preview->stdoutText || m_record.preview->stderrText)) {
+        // A reloaded run: its preview says what was left out.
+        const QString shownText = m_record.stdoutText + m_record.stderrText;
+        if (TextPreview::hasLinesLeftOut(shownText))
+            what << tr("earlier lines not shown");
+        if (TextPreview::hasCutLine(shownText))
+            what << tr("long lines cut");
+        if (what.isEmpty())
+            what << tr("a part is shown");
+    }
     if (what.isEmpty()) {
         m_truncation->hide();
         return;
@@ -243,7 +285,7 @@ QString RunEntry::tracebackHtml(const QString& traceback) const
     QString html = QStringLiteral("<div style=\"margin:4px 0 0 0; white-space:pre-wrap; font-family:monospace\">");
     for (const QString& line : traceback.split(QLatin1Char('\n'))) {
         const auto match = linePattern.match(line);
-        const QString escaped = line.toHtmlEscaped();
+        const QString escaped = breakable(line).toHtmlEscaped();
         if (match.hasMatch()) {
             const QString number = match.captured(1).isEmpty() ? match.captured(2) : match.captured(1);
             html += QStringLiteral("<a href=\"line:%1\">%2</a>\n").arg(number, escaped);

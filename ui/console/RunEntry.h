@@ -100,6 +100,7 @@ private:
     QString shown(RunPreview::Part part, const QString& text, bool* cut) const;
     QString tracebackHtml(const QString& traceback) const;
     static QString wholeLinks(Part part);
+    static QString whatIsCut(const QString& shownText); // ": long lines cut, lines left out"
 
     int m_number;
     RunRecord m_record;

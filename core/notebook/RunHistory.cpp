@@ -240,8 +240,13 @@ QList<RunRecord> RunHistory::recentPreviews(int limit) const
                       .arg(kLeadingColumns));
         q.addBindValue(limit < 0 ? -1 : limit);
         if (!q.exec()) {
+            // No run_previews table (a file of another build's schema): the whole runs, bounded
+            // here. Slower, but the notebook still shows them and holds only previews.
             m_lastError = q.lastError().text();
-            return out;
+            QList<RunRecord> whole = recent(limit);
+            for (RunRecord& r : whole)
+                r = RunPreview::make(r);
+            return whole;
         }
         while (q.next()) {
             RunRecord r;

@@ -191,6 +191,19 @@ private slots:
         QCOMPARE(m_data.rowCount(QStringLiteral("run_previews")), 0);
     }
 
+    // A file without the previews' table (another build's schema) still reloads, bounded.
+    void noPreviewTableFallsBackToBoundedWholeRuns()
+    {
+        RunHistory history(m_data.db());
+        QVERIFY(history.save(hostileRun(QStringLiteral("r"), 1)));
+        QSqlQuery q(m_data.db().connection());
+        QVERIFY(q.exec(QStringLiteral("DROP TABLE run_previews")));
+        const QList<RunRecord> runs = history.recentPreviews(50);
+        QCOMPARE(runs.size(), 1);
+        QVERIFY(runs.first().preview);
+        QVERIFY(textChars(runs.first()) < kPreviewBudget);
+    }
+
     void notebookReloadHoldsPreviewsAndSavesWholeTexts()
     {
         RunHistory history(m_data.db());

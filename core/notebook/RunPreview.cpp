@@ -10,11 +10,11 @@ namespace {
 
 // Markers name their own counts, so these limits are about what a reader can use in a notebook
 // entry (it scrolls after 18 lines) and what 50 reloaded entries may cost, not about the data.
-constexpr qsizetype kLine = 2000; // OutputView::kMaxLineChars: a wrapped line of 10,000 takes ~12 ms to lay out
+constexpr qsizetype kLine = 1000; // as OutputView::kMaxLineChars (why: there)
 
 QString bounded(RunPreview::Part part, const QString& text, bool* cut)
 {
-    const TextPreview p = RunPreview::of(part, text);
+    const TextPreview p = RunPreview::of(part, text, RunPreview::Use::Stored);
     *cut = *cut || p.isCut();
     return p.text();
 }
@@ -38,14 +38,16 @@ TextPreview::Keep RunPreview::keep(Part part)
     }
 }
 
-TextPreview::Limits RunPreview::limits(Part part)
+TextPreview::Limits RunPreview::limits(Part part, Use use)
 {
+    // A stored preview is what a start lays out for each of the 50 runs it reloads: lines of
+    // 400 characters cost it about what a short run's do (bench_console, bench_app_start).
+    const bool stored = use == Use::Stored;
     switch (part) {
     case Part::Stdout:
     case Part::Stderr:
-        return {500, kLine, 32 * 1024};
     case Part::Result:
-        return {500, kLine, 32 * 1024};
+        return stored ? TextPreview::Limits{100, 400, 8 * 1024} : TextPreview::Limits{500, kLine, 32 * 1024};
     case Part::ErrorName:
         return {1, 200, 200};
     // The error is rich text in a label, laid out whole at every width: kept small.
@@ -54,10 +56,10 @@ TextPreview::Limits RunPreview::limits(Part part)
     case Part::Traceback:
         return {40, 300, 3000};
     case Part::Code:
-        return {2000, kLine, 64 * 1024};
+        return stored ? TextPreview::Limits{500, kLine, 16 * 1024} : TextPreview::Limits{2000, kLine, 64 * 1024};
     case Part::Message:
     case Part::Reason:
-        return {40, 2000, 4 * 1024};
+        return {10, 500, 1000}; // shown in the error label, as the error value
     }
     return {};
 }

@@ -17,15 +17,20 @@ public:
     static constexpr int kFormat = 1; // stored with each preview; another value is rebuilt
     enum class Part { Stdout, Stderr, Result, ErrorName, ErrorValue, Traceback, Code, Message, Reason };
 
+    // Shown: what an entry shows of a whole record (a run of this session). Stored: the
+    // history's previews, tighter, since a start shows 50 of them at once.
+    enum class Use { Shown, Stored };
+
     // Output and tracebacks keep their tail (the end is what matters), the rest their head.
     static TextPreview::Keep keep(Part part);
-    static TextPreview::Limits limits(Part part);
-    static TextPreview of(Part part, const QString& text)
+    static TextPreview::Limits limits(Part part, Use use = Use::Shown);
+    static TextPreview of(Part part, const QString& text, Use use = Use::Shown)
     {
-        return TextPreview::make(text, keep(part), limits(part));
+        return TextPreview::make(text, keep(part), limits(part, use));
     }
 
-    // The record with every text bounded and preview set (charts are kept as they are).
+    // The record with every text bounded for storing (Use::Stored) and preview set (charts
+    // are kept as they are).
     static RunRecord make(const RunRecord& whole);
     // The fields of a preview that the runs table's leading columns do not hold, as JSON.
     static QString toJson(const RunRecord& preview);

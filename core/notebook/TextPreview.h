@@ -14,7 +14,7 @@ public:
     enum class Keep { Head, Tail };
     struct Limits {
         int maxLines = 200;
-        qsizetype maxLineChars = 2000; // a cut line plus its marker stays within this
+        qsizetype maxLineChars = 1000; // a cut line plus its marker stays within this
         qsizetype maxChars = 64 * 1024; // the whole excerpt, markers included (about)
     };
 

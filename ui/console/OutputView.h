@@ -20,7 +20,10 @@ class OutputView : public QPlainTextEdit {
     Q_OBJECT
 public:
     static constexpr int kMaxViewLines = 2000;
-    static constexpr qsizetype kMaxLineChars = 2000; // laying out a wrapped line of 10,000 takes ~12 ms here, of 2,000 ~1.5 ms
+    // Laying out a wrapped line of 10,000 characters takes ~12 ms here; a line taller than the
+    // view (18 rows: ~2,000 characters at 1000 px) costs several times more than one that
+    // fits, at every resize of every entry of a reloaded notebook.
+    static constexpr qsizetype kMaxLineChars = 1000;
     static constexpr qsizetype kMaxViewChars = 512 * 1024;
     static constexpr qsizetype kMaxKeptChars = 64 << 20;
     static constexpr int kFlushIntervalMs = 16; // a frame at 60 Hz

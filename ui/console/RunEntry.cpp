@@ -1,6 +1,7 @@
 #include "console/RunEntry.h"
 
 #include "console/ChartThumbnail.h"
+#include "console/CutNotice.h"
 #include "console/OutputView.h"
 
 #include <QApplication>
@@ -75,8 +76,9 @@ RunEntry::RunEntry(int number, const QString& title, const QString& language,
                    const QString& provider, const QString& code, QWidget* parent)
     : QFrame(parent), m_number(number), m_header(new QLabel(this)),
       m_codeToggle(new QToolButton(this)), m_code(makeTextBlock(this, tr("Code that ran"))),
-      m_output(new OutputView(this)), m_truncation(new QLabel(this)),
-      m_result(makeTextBlock(this, tr("Result"))), m_resultNotice(new QLabel(this)), m_error(new QLabel(this)),
+      m_output(new OutputView(this)), m_truncation(new CutNotice(tr("Output truncated notice"), this)),
+      m_result(makeTextBlock(this, tr("Result"))), m_resultNotice(new CutNotice(tr("Result cut notice"), this)),
+      m_error(new QLabel(this)),
       m_chartsRow(new QWidget(this)), m_chartsLayout(new QHBoxLayout(m_chartsRow))
 {
     m_record.title = title;
@@ -105,16 +107,11 @@ RunEntry::RunEntry(int number, const QString& title, const QString& language,
     bool codeCut = false;
     m_code->setPlainText(shown(RunPreview::Part::Code, code, &codeCut));
 
-    m_truncation->setTextFormat(Qt::RichText);
-    m_truncation->setAccessibleName(tr("Output truncated notice"));
-    m_truncation->hide();
-    connect(m_truncation, &QLabel::linkActivated, this, &RunEntry::activateLink);
+    connect(m_truncation, &CutNotice::copyRequested, this, [this] { activateLink(QStringLiteral("copy:output")); });
+    connect(m_truncation, &CutNotice::saveRequested, this, [this] { activateLink(QStringLiteral("save:output")); });
     connect(m_output, &OutputView::truncatedChanged, this, &RunEntry::updateOutputNotice);
-
-    m_resultNotice->setTextFormat(Qt::RichText);
-    m_resultNotice->setAccessibleName(tr("Result cut notice"));
-    m_resultNotice->hide();
-    connect(m_resultNotice, &QLabel::linkActivated, this, &RunEntry::activateLink);
+    connect(m_resultNotice, &CutNotice::copyRequested, this, [this] { activateLink(QStringLiteral("copy:result")); });
+    connect(m_resultNotice, &CutNotice::saveRequested, this, [this] { activateLink(QStringLiteral("save:result")); });
 
     m_error->setTextFormat(Qt::RichText);
     m_error->setWordWrap(true);
@@ -198,7 +195,7 @@ void RunEntry::showResult()
     fitHeight(m_result, 12, wrap);
     m_result->setVisible(!result.isEmpty());
     if (m_resultCut)
-        m_resultNotice->setText(tr("<i>Result cut for display%1.</i> %2").arg(whatIsCut(result), wholeLinks(Part::Result)));
+        m_resultNotice->setText(tr("Result cut for display%1. The whole result:").arg(whatIsCut(result)));
     m_resultNotice->setVisible(m_resultCut && !result.isEmpty());
 }
 
@@ -271,7 +268,7 @@ void RunEntry::updateOutputNotice()
         m_truncation->hide();
         return;
     }
-    m_truncation->setText(tr("<i>Output cut for display: %1.</i> %2").arg(what.join(QStringLiteral("; ")), wholeLinks(Part::Output)));
+    m_truncation->setText(tr("Output cut for display: %1. The whole output:").arg(what.join(QStringLiteral("; "))));
     m_truncation->show();
 }
 

@@ -15,13 +15,14 @@ class QHBoxLayout;
 
 namespace sandpad {
 
+class CutNotice;
 class OutputView;
 
 // One run in the notebook: a header (number, title, language, provider, status, duration, cost),
 // the code that ran (collapsed by default), live stdout/stderr, the result, the error with a
 // clickable traceback, and chart thumbnails. Every text is shown bounded (OutputView for the
 // output, RunPreview for the rest: long lines cut with a marker, a notice with Copy and Save
-// links when something is not shown); the whole texts stay for copying and saving. An entry
+// buttons when something is not shown); the whole texts stay for copying and saving. An entry
 // made from a preview record (the history's reload) holds only the bounded texts and reads the
 // whole ones back from its WholeRecordSource when they are asked for.
 class RunEntry : public QFrame {
@@ -111,9 +112,9 @@ private:
     QToolButton* m_codeToggle;
     QPlainTextEdit* m_code;
     OutputView* m_output;
-    QLabel* m_truncation;
+    CutNotice* m_truncation;
     QPlainTextEdit* m_result;
-    QLabel* m_resultNotice;
+    CutNotice* m_resultNotice;
     QLabel* m_error;
     bool m_resultCut = false, m_errorCut = false;
     WholeRecordSource m_wholeSource;

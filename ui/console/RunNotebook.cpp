@@ -64,6 +64,9 @@ RunNotebook::RunNotebook(QWidget* parent)
     m_scroll->setWidget(m_container);
     m_scroll->setWidgetResizable(true);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Always there, so that the entries' width does not change when the runs outgrow the view:
+    // every width change lays every entry's text out again (twice the work of a reload at start).
+    m_scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     m_scroll->setAccessibleName(tr("Runs"));
 
     auto* layout = new QVBoxLayout(this);

@@ -1,9 +1,8 @@
 // Benchmark: from starting the `sandpad` process to its main window shown and editable
 // (offscreen, the window's notebook filled from the history), over a few starts: with a fresh
-// workspace each time, and with a workspace whose
-// notebook history (the 50 runs the window reloads at start) is small runs or hostile ones
-// (each printed a 4 MiB line, then more, and set a 2 MB result). A start must not depend on
-// what earlier runs printed.
+// workspace each time, and with a workspace whose history (the 50 runs the window reloads at
+// start) is small runs or hostile ones (each printed a 4 MiB line, then more, and set a 2 MB
+// result). A start must not depend on what earlier runs printed.
 // Usage: bench_app_start [STARTS] [SANDPAD-BINARY]
 #include "BenchStats.h"
 

@@ -370,6 +370,36 @@ private slots:
         QCOMPARE(big.toolTip(), QStringLiteral("Chart 4"));
     }
 
+    // While one long line streams into a shown view, the view settles at one height: its rows
+    // are not counted from the state of its own scroll bar (which they decide), else every batch
+    // resized it, and each resize laid the line out again.
+    void streamingLineDoesNotResizeTheViewOverAndOver()
+    {
+        RunNotebook notebook;
+        notebook.resize(900, 600);
+        notebook.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&notebook));
+        RunEntry* entry = notebook.addRunning(QStringLiteral("mixed"), QStringLiteral("python"), QStringLiteral("local"), {});
+        entry->appendOutput(OutputStream::Stdout, QString(10000, QLatin1Char('m')));
+        entry->outputView()->flush();
+        QTest::qWait(20);
+        struct ResizeCounter : QObject {
+            int resizes = 0;
+            bool eventFilter(QObject*, QEvent* e) override
+            {
+                resizes += e->type() == QEvent::Resize;
+                return false;
+            }
+        } counter;
+        entry->outputView()->installEventFilter(&counter);
+        for (int i = 0; i < 200; ++i) {
+            entry->appendOutput(i % 2 ? OutputStream::Stderr : OutputStream::Stdout, QString(10000, QLatin1Char('m')));
+            entry->outputView()->flush();
+            QCoreApplication::processEvents();
+        }
+        QVERIFY2(counter.resizes <= 4, qPrintable(QStringLiteral("%1 resizes").arg(counter.resizes)));
+    }
+
     // Shown, laid out and painted: the cut line is what a user sees.
     void paintedNotebookShowsTheMarker()
     {

@@ -1,6 +1,8 @@
 #include "console/OutputView.h"
 
 #include <QEvent>
+#include <QResizeEvent>
+#include <QStyle>
 #include <QFontDatabase>
 #include <QScrollBar>
 #include <QTextBlock>
@@ -202,18 +204,27 @@ int OutputView::visibleRows() const
     // Rows, not blocks: a cut line of 2,000 characters wraps to many. Counted from the block
     // lengths (a fixed-width font) rather than a layout, which the tail of a long block would
     // need; only as many blocks as can fill kMaxVisibleLines rows are looked at.
+    // The width is taken as if the view's own scroll bar were shown, whether it is or not:
+    // counted with the bar's state, rows that come out one short would show the bar, which
+    // narrows the view, which changes the count... (a loop of resizes, each laying out again).
     const int advance = std::max(1, fontMetrics().horizontalAdvance(QLatin1Char('m')));
-    const int perRow = std::max(1, (viewport()->width() - 2 * int(document()->documentMargin())) / advance);
+    const int bar = verticalScrollBar()->isVisible() ? 0 : style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const int width = viewport()->width() - bar - 2 * int(document()->documentMargin());
+    const int perRow = std::max(1, width / advance);
     int rows = 0;
-    for (QTextBlock b = document()->lastBlock(); b.isValid() && rows < kMaxVisibleLines; b = b.previous())
-        rows += std::max(1, int((b.length() - 1 + perRow - 1) / perRow));
+    for (QTextBlock b = document()->lastBlock(); b.isValid() && rows < kMaxVisibleLines; b = b.previous()) {
+        const int chars = b.length() - 1;
+        // Words wrap before the last column: a wrapped line gets a row to spare.
+        rows += chars <= perRow ? 1 : (chars + perRow - 1) / perRow + 1;
+    }
     return std::clamp(rows, 1, kMaxVisibleLines);
 }
 
 void OutputView::resizeEvent(QResizeEvent* event)
 {
     QPlainTextEdit::resizeEvent(event);
-    updateHeight(); // the width decides how many rows the lines wrap to
+    if (event->oldSize().width() != event->size().width())
+        updateHeight(); // the width decides how many rows the lines wrap to
 }
 
 void OutputView::updateHeight()

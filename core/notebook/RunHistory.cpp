@@ -1,5 +1,7 @@
 #include "notebook/RunHistory.h"
 
+#include "notebook/RunPreview.h"
+
 #include "storage/Database.h"
 #include "storage/SqlText.h"
 #include "storage/Transaction.h"
@@ -24,9 +26,13 @@ QVariant nullString()
     return QVariant(QMetaType(QMetaType::QString));
 }
 
-RunRecord recordFrom(const QSqlQuery& q)
+// The leading columns of a runs row: small, stored before the texts. A preview reads only
+// these (a column after a text of megabytes costs a walk through its overflow pages).
+const QString kLeadingColumns = QStringLiteral(
+    "r.run_id, r.started_ms, r.title, r.language, r.provider, r.status, r.duration_ms, r.cost_micros");
+
+void leadingFrom(const QSqlQuery& q, RunRecord& r)
 {
-    RunRecord r;
     r.runId = q.value(0).toString();
     r.startedAt = QDateTime::fromMSecsSinceEpoch(q.value(1).toLongLong(), Qt::UTC);
     r.title = q.value(2).toString();
@@ -35,6 +41,12 @@ RunRecord recordFrom(const QSqlQuery& q)
     r.status = q.value(5).toString();
     r.durationMs = q.value(6).toLongLong();
     r.costMicros = q.value(7).toLongLong();
+}
+
+RunRecord recordFrom(const QSqlQuery& q)
+{
+    RunRecord r;
+    leadingFrom(q, r);
     r.code = q.value(8).toString();
     r.stdoutText = q.value(9).toString();
     r.stderrText = q.value(10).toString();
@@ -116,6 +128,10 @@ bool RunHistory::save(const RunRecord& r)
         if (!q.exec())
             return fail(q);
     }
+    if (!storePreview(db, RunPreview::make(r))) {
+        m_lastError = QStringLiteral("cannot save the run: %1").arg(m_lastError.get());
+        return false;
+    }
     {
         QSqlQuery q(db);
         q.prepare(QStringLiteral("INSERT INTO run_charts (run_id, position, kind, png, spec) "
@@ -139,28 +155,51 @@ bool RunHistory::save(const RunRecord& r)
     return true;
 }
 
-QList<RunRecord> RunHistory::load(const QString& where, const QVariantList& binds, int limit) const
+bool RunHistory::storePreview(QSqlDatabase& db, const RunRecord& preview) const
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO run_previews (run_id, format, preview) VALUES (?, ?, ?)"));
+    q.addBindValue(sqlText(preview.runId));
+    q.addBindValue(RunPreview::kFormat);
+    q.addBindValue(sqlText(RunPreview::toJson(preview)));
+    if (!q.exec()) {
+        m_lastError = q.lastError().text();
+        return false;
+    }
+    return true;
+}
+
+QList<RunRecord> RunHistory::loadRows(const QString& where, const QVariantList& binds, int limit) const
 {
     QList<RunRecord> out;
-    QSqlDatabase db = m_db.connection();
-    {
-        QSqlQuery q(db);
-        q.setForwardOnly(true);
-        q.prepare(QStringLiteral("SELECT %1 FROM runs %2 ORDER BY started_ms DESC, rowid DESC "
-                                 "LIMIT ?")
-                      .arg(kColumns, where.isEmpty() ? QString() : QStringLiteral("WHERE ") + where));
-        for (const QVariant& v : binds)
-            q.addBindValue(v);
-        q.addBindValue(limit < 0 ? -1 : limit);
-        if (!q.exec()) {
-            m_lastError = q.lastError().text();
-            return out;
-        }
-        while (q.next())
-            out.append(recordFrom(q));
+    QSqlQuery q(m_db.connection());
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT %1 FROM runs %2 ORDER BY started_ms DESC, rowid DESC "
+                             "LIMIT ?")
+                  .arg(kColumns, where.isEmpty() ? QString() : QStringLiteral("WHERE ") + where));
+    for (const QVariant& v : binds)
+        q.addBindValue(v);
+    q.addBindValue(limit < 0 ? -1 : limit);
+    if (!q.exec()) {
+        m_lastError = q.lastError().text();
+        return out;
     }
+    while (q.next())
+        out.append(recordFrom(q));
     std::reverse(out.begin(), out.end()); // oldest first
-    QSqlQuery c(db);
+    return out;
+}
+
+QList<RunRecord> RunHistory::load(const QString& where, const QVariantList& binds, int limit) const
+{
+    QList<RunRecord> out = loadRows(where, binds, limit);
+    loadCharts(out);
+    return out;
+}
+
+void RunHistory::loadCharts(QList<RunRecord>& out) const
+{
+    QSqlQuery c(m_db.connection());
     c.setForwardOnly(true);
     c.prepare(QStringLiteral("SELECT kind, png, spec FROM run_charts WHERE run_id = ? "
                              "ORDER BY position"));
@@ -180,12 +219,56 @@ QList<RunRecord> RunHistory::load(const QString& where, const QVariantList& bind
         }
         c.finish();
     }
-    return out;
 }
 
 QList<RunRecord> RunHistory::recent(int limit) const
 {
     return load(QString(), {}, limit);
+}
+
+QList<RunRecord> RunHistory::recentPreviews(int limit) const
+{
+    QList<RunRecord> out;
+    QList<qsizetype> missing; // stored before previews existed, or in another format
+    QSqlDatabase db = m_db.connection();
+    {
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        q.prepare(QStringLiteral("SELECT %1, p.format, p.preview FROM runs r "
+                                 "LEFT JOIN run_previews p ON p.run_id = r.run_id "
+                                 "ORDER BY r.started_ms DESC, r.rowid DESC LIMIT ?")
+                      .arg(kLeadingColumns));
+        q.addBindValue(limit < 0 ? -1 : limit);
+        if (!q.exec()) {
+            // No run_previews table (a file of another build's schema): the whole runs, bounded
+            // here. Slower, but the notebook still shows them and holds only previews.
+            m_lastError = q.lastError().text();
+            QList<RunRecord> whole = recent(limit);
+            for (RunRecord& r : whole)
+                r = RunPreview::make(r);
+            return whole;
+        }
+        while (q.next()) {
+            RunRecord r;
+            leadingFrom(q, r);
+            const bool ok = !q.value(9).isNull() && q.value(8).toInt() == RunPreview::kFormat
+                            && RunPreview::fromJson(q.value(9).toString(), &r);
+            if (!ok)
+                missing.append(out.size());
+            out.append(std::move(r));
+        }
+    }
+    // Built from the whole run once and kept, so the next start reads only the preview.
+    for (const qsizetype i : missing) {
+        const QList<RunRecord> whole = loadRows(QStringLiteral("run_id = ?"), {out[i].runId}, 1);
+        if (whole.isEmpty())
+            continue;
+        out[i] = RunPreview::make(whole.first());
+        storePreview(db, out[i]); // best effort: a read-only file still shows the run
+    }
+    std::reverse(out.begin(), out.end()); // oldest first
+    loadCharts(out);
+    return out;
 }
 
 std::optional<RunRecord> RunHistory::find(const QString& runId) const

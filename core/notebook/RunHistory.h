@@ -4,6 +4,7 @@
 #include "storage/ThreadLocalError.h"
 
 #include <QList>
+#include <QSqlDatabase>
 #include <QString>
 #include <optional>
 
@@ -21,6 +22,10 @@ public:
     bool save(const RunRecord& record);
     // The `limit` most recent runs (all when limit < 0), OLDEST FIRST, ready to display top-down.
     QList<RunRecord> recent(int limit = 100) const;
+    // The same runs as previews (RunPreview: every text bounded, record.preview set), read
+    // without touching the whole texts: what the notebook shows at start. A run stored without
+    // a preview gets one here, once.
+    QList<RunRecord> recentPreviews(int limit = 100) const;
     std::optional<RunRecord> find(const QString& runId) const;
     // The runs of one saved document, oldest first.
     QList<RunRecord> forDocument(const QString& documentId) const;
@@ -34,6 +39,9 @@ public:
 
 private:
     QList<RunRecord> load(const QString& where, const QVariantList& binds, int limit) const;
+    QList<RunRecord> loadRows(const QString& where, const QVariantList& binds, int limit) const;
+    void loadCharts(QList<RunRecord>& records) const;
+    bool storePreview(QSqlDatabase& db, const RunRecord& preview) const;
     Database& m_db;
     mutable ThreadLocalError m_lastError;
 };

@@ -20,6 +20,14 @@ struct RunErrorRecord {
     QString name, value, traceback;
 };
 
+// Which texts of a preview record (RunHistory::recentPreviews, RunPreview) are cut: a cut text
+// holds a bounded excerpt with markers, the whole one is in the history (RunHistory::find).
+struct RunPreviewCuts {
+    bool stdoutText = false, stderrText = false, result = false, error = false, code = false, message = false;
+    bool any() const { return stdoutText || stderrText || result || error || code || message; }
+    bool operator==(const RunPreviewCuts&) const = default;
+};
+
 // A finished run as the notebook keeps it (plain data: no engine types, so that the engine can
 // convert its ExecutionResult into one and this layer stays independent of it).
 struct RunRecord {
@@ -40,6 +48,8 @@ struct RunRecord {
     QString reason;                      // why the cost is 0
     QString message;                     // the composed human text
     QString documentId, revisionId;      // set for saved-revision runs
+    // Set on a preview: its texts are bounded for display and these say which were cut.
+    std::optional<RunPreviewCuts> preview;
 };
 
 } // namespace sandpad

@@ -105,6 +105,17 @@ const QList<Migration>& Migrations::all()
                  expires_ms    INTEGER NOT NULL
              ))"),
          }},
+        // 4: a bounded preview of each run (RunPreview), so that the notebook's reload at start
+        // never reads the megabytes a run may have printed. Runs stored before get theirs on
+        // their first reload (RunHistory::recentPreviews).
+        {4,
+         {
+             QStringLiteral(R"(CREATE TABLE run_previews (
+                 run_id  TEXT PRIMARY KEY NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+                 format  INTEGER NOT NULL,       -- RunPreview::kFormat; another one is rebuilt
+                 preview TEXT NOT NULL           -- RunPreview::toJson
+             ))"),
+         }},
     };
     return migrations;
 }

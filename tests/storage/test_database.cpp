@@ -206,7 +206,7 @@ private slots:
 
         Database db(tmp.path());
         QVERIFY2(db.open(), qPrintable(db.error()));
-        QCOMPARE(db.schemaVersion(), 3);
+        QCOMPARE(db.schemaVersion(), Database::kSchemaVersion);
         QSqlQuery q(db.connection());
         QVERIFY2(q.exec(QStringLiteral("SELECT COUNT(*) FROM credit_reservations")), qPrintable(q.lastError().text()));
         QVERIFY(q.next());
@@ -226,7 +226,7 @@ private slots:
         // Opening again (another process, a later start) migrates nothing twice.
         Database again(tmp.path());
         QVERIFY2(again.open(), qPrintable(again.error()));
-        QCOMPARE(again.schemaVersion(), 3);
+        QCOMPARE(again.schemaVersion(), Database::kSchemaVersion);
         QCOMPARE(CreditsAccount(again).summary()->runsInProgress, 1);
     }
 

@@ -11,7 +11,25 @@ namespace sandpad {
 
 namespace {
 constexpr qsizetype kSketchLimitBytes = 2 << 20;
+constexpr qsizetype kMaxTitleChars = 200; // a title is the program's text: a tooltip of megabytes freezes
+
+// The chart dictionary, or an empty one when it is too large to parse again here (the viewer
+// parses it when the chart is opened).
+QJsonObject specOf(const RunChartRecord& chart)
+{
+    if (chart.kind != RunChartRecord::Kind::Interactive || chart.specJson.size() > kSketchLimitBytes)
+        return {};
+    return QJsonDocument::fromJson(chart.specJson.toUtf8()).object();
 }
+
+QString shortTitle(const QJsonObject& spec, const QString& fallback)
+{
+    QString title = spec.value(QStringLiteral("title")).toString(fallback);
+    if (title.size() > kMaxTitleChars)
+        title = title.left(kMaxTitleChars - 1) + QChar(0x2026);
+    return title;
+}
+} // namespace
 
 ChartThumbnail::ChartThumbnail(const RunChartRecord& chart, int index, QWidget* parent)
     : QToolButton(parent)
@@ -20,9 +38,7 @@ ChartThumbnail::ChartThumbnail(const RunChartRecord& chart, int index, QWidget* 
     setIcon(QIcon(render(chart, size, palette())));
     setIconSize(size);
     setAutoRaise(true);
-    QString title;
-    if (chart.kind == RunChartRecord::Kind::Interactive)
-        title = QJsonDocument::fromJson(chart.specJson.toUtf8()).object().value(QStringLiteral("title")).toString();
+    const QString title = shortTitle(specOf(chart), QString());
     setToolTip(title.isEmpty() ? tr("Chart %1").arg(index + 1) : title);
     setAccessibleName(tr("Chart %1: %2").arg(index + 1).arg(title.isEmpty() ? tr("image") : title));
 }
@@ -41,7 +57,7 @@ QPixmap ChartThumbnail::render(const RunChartRecord& chart, const QSize& size, c
             p.drawImage((size.width() - scaled.width()) / 2, (size.height() - scaled.height()) / 2, scaled);
         }
     } else {
-        const QJsonObject spec = QJsonDocument::fromJson(chart.specJson.toUtf8()).object();
+        const QJsonObject spec = specOf(chart);
         const QString type = spec.value(QStringLiteral("type")).toString();
         const QRectF area(10, 8, size.width() - 20, size.height() - 30);
         p.setPen(QPen(palette.color(QPalette::PlaceholderText), 1));
@@ -49,7 +65,7 @@ QPixmap ChartThumbnail::render(const RunChartRecord& chart, const QSize& size, c
         p.drawLine(area.bottomLeft(), area.topLeft());
         // The chart's own data, drawn small. A very large chart is left to the viewer (parsing
         // it again here would hold up the notebook), as is one that does not parse.
-        if (chart.specJson.size() <= kSketchLimitBytes) {
+        if (!spec.isEmpty()) {
             const ChartParseResult parsed = ChartSpec::parse(spec);
             if (parsed.ok())
                 ChartSketch::draw(p, *parsed.spec, area.adjusted(3, 3, -3, -3), palette);
@@ -58,7 +74,7 @@ QPixmap ChartThumbnail::render(const RunChartRecord& chart, const QSize& size, c
         QFont f = p.font();
         f.setPointSizeF(std::max(7.0, f.pointSizeF() - 1));
         p.setFont(f);
-        const QString title = spec.value(QStringLiteral("title")).toString(type);
+        const QString title = shortTitle(spec, type);
         p.drawText(QRectF(4, size.height() - 20, size.width() - 8, 18), Qt::AlignCenter,
                    p.fontMetrics().elidedText(title, Qt::ElideRight, size.width() - 8));
     }

@@ -20,6 +20,16 @@ RunController::~RunController()
     waitForSaves();
 }
 
+void RunController::setHistory(RunHistory* history, bool saveRuns)
+{
+    m_history = history;
+    m_saveToHistory = saveRuns;
+    if (history)
+        m_notebook->setWholeRecordSource([history](const QString& runId) { return history->find(runId); });
+    else
+        m_notebook->setWholeRecordSource({});
+}
+
 void RunController::waitForSaves()
 {
     m_savePool.waitForDone();
@@ -86,7 +96,7 @@ int RunController::loadHistory(int limit)
     if (!m_history)
         return 0;
     waitForSaves();
-    const QList<RunRecord> records = m_history->recent(limit);
+    const QList<RunRecord> records = m_history->recentPreviews(limit);
     for (const RunRecord& record : records)
         m_notebook->addFinished(record);
     return int(records.size());

@@ -28,11 +28,8 @@ public:
 
     // The history the notebook is filled from; saveRuns: also store finished runs there (off the
     // GUI thread). Leave it false when the Workspace stores them itself.
-    void setHistory(RunHistory* history, bool saveRuns = false)
-    {
-        m_history = history;
-        m_saveToHistory = saveRuns;
-    }
+    // The notebook reads the whole texts of reloaded runs back from it.
+    void setHistory(RunHistory* history, bool saveRuns = false);
     void setDeadlineSeconds(int seconds) { m_deadlineSeconds = seconds; }
 
     // Starts a run; false when one is already running (or there is no executor).
@@ -45,7 +42,8 @@ public:
     void stop();
     bool isRunning() const { return m_handle != nullptr; }
     RunEntry* currentEntry() const { return m_entry; }
-    // Fills the notebook from the history (oldest first).
+    // Fills the notebook from the history (oldest first), with previews: whatever the runs
+    // printed, the start reads and holds a bounded amount per run.
     int loadHistory(int limit = 50);
     // Waits until every finished run is stored in the history.
     void waitForSaves();

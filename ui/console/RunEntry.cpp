@@ -1,8 +1,11 @@
 #include "console/RunEntry.h"
 
 #include "console/ChartThumbnail.h"
+#include "console/CutNotice.h"
 #include "console/OutputView.h"
 
+#include <QApplication>
+#include <QClipboard>
 #include <QDateTime>
 #include <QEvent>
 #include <QFontDatabase>
@@ -31,11 +34,30 @@ QPlainTextEdit* makeTextBlock(QWidget* parent, const QString& accessibleName)
     return edit;
 }
 
-void fitHeight(QPlainTextEdit* edit, int maxLines)
+// Lines of the document, up to maxLines (all of them when it wraps a cut line: it is long).
+void fitHeight(QPlainTextEdit* edit, int maxLines, bool tall = false)
 {
-    const int lines = std::clamp(int(edit->document()->blockCount()), 1, maxLines);
+    const int lines = tall ? maxLines : std::clamp(int(edit->document()->blockCount()), 1, maxLines);
     edit->setFixedHeight(lines * edit->fontMetrics().lineSpacing()
                          + 2 * int(edit->document()->documentMargin()) + 6);
+}
+
+// A label wraps only between words: a zero-width space every 80 characters of a longer word
+// lets it wrap there instead of growing past the view (the whole text is copied from the record).
+QString breakable(const QString& text)
+{
+    constexpr int kRun = 80;
+    QString out;
+    int run = 0;
+    for (const QChar c : text) {
+        run = c.isSpace() ? 0 : run + 1;
+        if (run > kRun && !c.isLowSurrogate()) {
+            out += QChar(0x200b);
+            run = 1;
+        }
+        out += c;
+    }
+    return out;
 }
 
 QString statusLabel(const QString& status)
@@ -54,8 +76,9 @@ RunEntry::RunEntry(int number, const QString& title, const QString& language,
                    const QString& provider, const QString& code, QWidget* parent)
     : QFrame(parent), m_number(number), m_header(new QLabel(this)),
       m_codeToggle(new QToolButton(this)), m_code(makeTextBlock(this, tr("Code that ran"))),
-      m_output(new OutputView(this)), m_truncation(new QLabel(this)),
-      m_result(makeTextBlock(this, tr("Result"))), m_error(new QLabel(this)),
+      m_output(new OutputView(this)), m_truncation(new CutNotice(tr("Output truncated notice"), this)),
+      m_result(makeTextBlock(this, tr("Result"))), m_resultNotice(new CutNotice(tr("Result cut notice"), this)),
+      m_error(new QLabel(this)),
       m_chartsRow(new QWidget(this)), m_chartsLayout(new QHBoxLayout(m_chartsRow))
 {
     m_record.title = title;
@@ -81,18 +104,14 @@ RunEntry::RunEntry(int number, const QString& title, const QString& language,
     m_codeToggle->setArrowType(Qt::RightArrow);
     m_codeToggle->setAccessibleName(tr("Show the code of run %1").arg(number));
     connect(m_codeToggle, &QToolButton::toggled, this, &RunEntry::setCodeVisible);
-    m_code->setPlainText(code);
+    bool codeCut = false;
+    m_code->setPlainText(shown(RunPreview::Part::Code, code, &codeCut));
 
-    m_truncation->setTextFormat(Qt::RichText);
-    m_truncation->setAccessibleName(tr("Output truncated notice"));
-    m_truncation->hide();
-    connect(m_truncation, &QLabel::linkActivated, this, [this] { emit saveOutputRequested(this); });
-    connect(m_output, &OutputView::truncatedChanged, this, [this](bool truncated) {
-        m_truncation->setText(tr("<i>Output truncated in view: showing the last %1 lines. "
-                                 "Full output: <a href=\"save\">Save…</a></i>")
-                                  .arg(OutputView::kMaxViewLines));
-        m_truncation->setVisible(truncated);
-    });
+    connect(m_truncation, &CutNotice::copyRequested, this, [this] { activateLink(QStringLiteral("copy:output")); });
+    connect(m_truncation, &CutNotice::saveRequested, this, [this] { activateLink(QStringLiteral("save:output")); });
+    connect(m_output, &OutputView::truncatedChanged, this, &RunEntry::updateOutputNotice);
+    connect(m_resultNotice, &CutNotice::copyRequested, this, [this] { activateLink(QStringLiteral("copy:result")); });
+    connect(m_resultNotice, &CutNotice::saveRequested, this, [this] { activateLink(QStringLiteral("save:result")); });
 
     m_error->setTextFormat(Qt::RichText);
     m_error->setWordWrap(true);
@@ -118,6 +137,7 @@ RunEntry::RunEntry(int number, const QString& title, const QString& language,
     layout->addWidget(m_output);
     layout->addWidget(m_truncation);
     layout->addWidget(m_result);
+    layout->addWidget(m_resultNotice);
     layout->addWidget(m_error);
     layout->addWidget(m_chartsRow);
     fitHeight(m_code, 14);
@@ -139,38 +159,117 @@ void RunEntry::finish(const RunRecord& record)
         m_record.code = code;
     m_number = number;
     m_running = false;
-    if (m_output->isEmptyOutput()) {
-        m_output->append(OutputStream::Stdout, record.stdoutText);
-        m_output->append(OutputStream::Stderr, record.stderrText);
+    if (m_output->isEmptyOutput()) { // the record keeps these texts: the view only shows them
+        m_output->appendShownOnly(OutputStream::Stdout, record.stdoutText);
+        m_output->appendShownOnly(OutputStream::Stderr, record.stderrText);
     }
-    m_output->flush();
-    m_code->setPlainText(m_record.code);
+    m_output->finishOutput();
+    updateOutputNotice();
+    bool codeCut = false;
+    m_code->setPlainText(shown(RunPreview::Part::Code, m_record.code, &codeCut));
     fitHeight(m_code, 14);
-
-    if (record.result && !record.result->isEmpty()) {
-        m_result->setPlainText(*record.result);
-        fitHeight(m_result, 12);
-        m_result->show();
-    }
-    if (record.error) {
-        m_error->setText(QStringLiteral("<b>%1</b>: %2%3")
-                             .arg(record.error->name.toHtmlEscaped(),
-                                  record.error->value.toHtmlEscaped(),
-                                  tracebackHtml(record.error->traceback)));
-        m_error->show();
-    } else if (record.status != QLatin1String("success") && !record.message.isEmpty()
-               && m_output->isEmptyOutput()) {
-        m_error->setText(record.message.toHtmlEscaped());
-        m_error->show();
-    } else if (record.status == QLatin1String("timeout") || record.status == QLatin1String("cancelled")
-               || record.status == QLatin1String("infrastructure_error")) {
-        m_error->setText(QStringLiteral("<i>%1</i>").arg((record.reason.isEmpty() ? statusLabel(record.status)
-                                                                                   : record.reason).toHtmlEscaped()));
-        m_error->show();
-    }
+    showResult();
+    showError();
     showCharts();
     updateHeader();
     updateStyle();
+}
+
+QString RunEntry::shown(RunPreview::Part part, const QString& text, bool* cut) const
+{
+    if (m_record.preview) // already bounded by the history (bounding it again would re-cut)
+        return text;
+    const TextPreview preview = RunPreview::of(part, text);
+    *cut = *cut || preview.isCut();
+    return preview.text();
+}
+
+void RunEntry::showResult()
+{
+    m_resultCut = m_record.preview && m_record.preview->result;
+    const QString result = m_record.result ? shown(RunPreview::Part::Result, *m_record.result, &m_resultCut) : QString();
+    // A result keeps its lines (tables): but a cut line wraps, so that its marker is seen.
+    const bool wrap = TextPreview::hasCutLine(result);
+    m_result->setLineWrapMode(wrap ? QPlainTextEdit::WidgetWidth : QPlainTextEdit::NoWrap);
+    m_result->setPlainText(result);
+    fitHeight(m_result, 12, wrap);
+    m_result->setVisible(!result.isEmpty());
+    if (m_resultCut)
+        m_resultNotice->setText(tr("Result cut for display%1. The whole result:").arg(whatIsCut(result)));
+    m_resultNotice->setVisible(m_resultCut && !result.isEmpty());
+}
+
+void RunEntry::showError()
+{
+    const RunRecord& record = m_record;
+    m_errorCut = record.preview && record.preview->error;
+    if (record.error) {
+        const QString name = shown(RunPreview::Part::ErrorName, record.error->name, &m_errorCut);
+        const QString value = shown(RunPreview::Part::ErrorValue, record.error->value, &m_errorCut);
+        const QString traceback = shown(RunPreview::Part::Traceback, record.error->traceback, &m_errorCut);
+        QString html = QStringLiteral("<b>%1</b>: %2%3").arg(breakable(name).toHtmlEscaped(), breakable(value).toHtmlEscaped(),
+                                                           tracebackHtml(traceback));
+        if (m_errorCut)
+            html += tr("<i>Error cut for display%1.</i> %2")
+                        .arg(whatIsCut(name + value + traceback), wholeLinks(Part::Error));
+        m_error->setText(html);
+        m_error->show();
+    } else if (record.status != QLatin1String("success") && !record.message.isEmpty()
+               && m_output->isEmptyOutput()) {
+        bool cut = false;
+        m_error->setText(shown(RunPreview::Part::Message, record.message, &cut).toHtmlEscaped());
+        m_error->show();
+    } else if (record.status == QLatin1String("timeout") || record.status == QLatin1String("cancelled")
+               || record.status == QLatin1String("infrastructure_error")) {
+        bool cut = false;
+        const QString reason = shown(RunPreview::Part::Reason, record.reason, &cut);
+        m_error->setText(QStringLiteral("<i>%1</i>").arg((reason.isEmpty() ? statusLabel(record.status) : reason).toHtmlEscaped()));
+        m_error->show();
+    }
+}
+
+QString RunEntry::whatIsCut(const QString& shownText)
+{
+    QStringList what;
+    if (TextPreview::hasCutLine(shownText))
+        what << tr("long lines cut");
+    if (TextPreview::hasLinesLeftOut(shownText))
+        what << tr("lines left out");
+    return what.isEmpty() ? QString() : QStringLiteral(": ") + what.join(QStringLiteral(", "));
+}
+
+QString RunEntry::wholeLinks(Part part)
+{
+    const QString name = part == Part::Output ? QStringLiteral("output")
+                         : part == Part::Result ? QStringLiteral("result")
+                                                : QStringLiteral("error");
+    return tr("<i>The whole %1:</i> <a href=\"copy:%1\">Copy</a> · <a href=\"save:%1\">Save…</a>").arg(name);
+}
+
+void RunEntry::updateOutputNotice()
+{
+    QStringList what;
+    if (m_output->linesDropped())
+        what << tr("showing the last %1 lines").arg(TextPreview::formatCount(m_output->document()->blockCount()));
+    if (m_output->linesCut() > 0)
+        what << (m_output->linesCut() == 1 ? tr("1 long line cut")
+                                           : tr("%1 long lines cut").arg(TextPreview::formatCount(m_output->linesCut())));
+    if (what.isEmpty() && m_record.preview && (m_record.preview->stdoutText || m_record.preview->stderrText)) {
+        // A reloaded run: its preview says what was left out.
+        const QString shownText = m_record.stdoutText + m_record.stderrText;
+        if (TextPreview::hasLinesLeftOut(shownText))
+            what << tr("earlier lines not shown");
+        if (TextPreview::hasCutLine(shownText))
+            what << tr("long lines cut");
+        if (what.isEmpty())
+            what << tr("a part is shown");
+    }
+    if (what.isEmpty()) {
+        m_truncation->hide();
+        return;
+    }
+    m_truncation->setText(tr("Output cut for display: %1. The whole output:").arg(what.join(QStringLiteral("; "))));
+    m_truncation->show();
 }
 
 QString RunEntry::tracebackHtml(const QString& traceback) const
@@ -179,10 +278,11 @@ QString RunEntry::tracebackHtml(const QString& traceback) const
         return {};
     // Python: 'File "...", line 3, in <module>'; Node: 'at file:///.../main.mjs:3:5'.
     static const QRegularExpression linePattern(QStringLiteral("line (\\d+)|\\.[mc]?js:(\\d+):\\d+"));
-    QString html = QStringLiteral("<pre style=\"margin:4px 0 0 0\">");
+    // pre-wrap, not <pre>: a long line wraps instead of widening the entry past the view.
+    QString html = QStringLiteral("<div style=\"margin:4px 0 0 0; white-space:pre-wrap; font-family:monospace\">");
     for (const QString& line : traceback.split(QLatin1Char('\n'))) {
         const auto match = linePattern.match(line);
-        const QString escaped = line.toHtmlEscaped();
+        const QString escaped = breakable(line).toHtmlEscaped();
         if (match.hasMatch()) {
             const QString number = match.captured(1).isEmpty() ? match.captured(2) : match.captured(1);
             html += QStringLiteral("<a href=\"line:%1\">%2</a>\n").arg(number, escaped);
@@ -190,7 +290,7 @@ QString RunEntry::tracebackHtml(const QString& traceback) const
             html += escaped + QLatin1Char('\n');
         }
     }
-    html += QStringLiteral("</pre>");
+    html += QStringLiteral("</div>");
     return html;
 }
 
@@ -201,6 +301,18 @@ void RunEntry::activateLink(const QString& link)
         const int line = link.mid(5).toInt(&ok);
         if (ok)
             emit tracebackLineActivated(line);
+        return;
+    }
+    const QString name = link.section(QLatin1Char(':'), 1);
+    const Part part = name == u"result" ? Part::Result : name == u"error" ? Part::Error : Part::Output;
+    if (link == u"save" || link == u"save:output") {
+        emit saveOutputRequested(this);
+    } else if (link.startsWith(QLatin1String("save:"))) {
+        emit saveTextRequested(this, part);
+    } else if (link.startsWith(QLatin1String("copy:"))) {
+        QString error;
+        if (!copyWholeText(part, &error))
+            emit copyFailed(error);
     }
 }
 
@@ -262,22 +374,79 @@ QString RunEntry::headerText() const
 QString RunEntry::costText() const { return formatCost(m_record.costMicros); }
 QString RunEntry::resultText() const { return m_record.result.value_or(QString()); }
 
-QString RunEntry::errorText() const
+namespace {
+
+QString errorTextOf(const RunRecord& r)
 {
-    if (!m_record.error)
+    if (!r.error)
         return {};
-    return m_record.error->name + QStringLiteral(": ") + m_record.error->value + QLatin1Char('\n')
-           + m_record.error->traceback;
+    return r.error->name + QStringLiteral(": ") + r.error->value + QLatin1Char('\n') + r.error->traceback;
 }
+
+} // namespace
+
+QString RunEntry::errorText() const { return errorTextOf(m_record); }
+QString RunEntry::shownResultText() const { return m_result->toPlainText(); }
+QString RunEntry::shownErrorText() const { return m_error->text(); }
 
 bool RunEntry::outputTruncated() const { return m_output->truncated(); }
 
+bool RunEntry::isCut(Part part) const
+{
+    switch (part) {
+    case Part::Output:
+        return m_output->truncated() || (m_record.preview && (m_record.preview->stdoutText || m_record.preview->stderrText));
+    case Part::Result:
+        return m_resultCut;
+    case Part::Error:
+        return m_errorCut;
+    }
+    return false;
+}
+
 QString RunEntry::fullOutput() const
 {
-    // Streamed text when it is complete; else what the run's result kept.
-    if (m_output->fullTextComplete() && !m_output->fullText().isEmpty())
-        return m_output->fullText();
-    return m_record.stdoutText + m_record.stderrText;
+    QString text;
+    return wholeText(Part::Output, &text) ? text : QString();
+}
+
+bool RunEntry::wholeText(Part part, QString* text, QString* error) const
+{
+    const RunPreviewCuts cuts = m_record.preview.value_or(RunPreviewCuts{});
+    const bool inHistory = part == Part::Output ? cuts.stdoutText || cuts.stderrText
+                           : part == Part::Result ? cuts.result
+                                                  : cuts.error;
+    if (!inHistory) {
+        if (part == Part::Output) {
+            // Streamed text when it is complete; else what the run's result kept.
+            *text = m_output->fullTextComplete() && !m_output->fullText().isEmpty()
+                        ? m_output->fullText()
+                        : m_record.stdoutText + m_record.stderrText;
+        } else {
+            *text = part == Part::Result ? resultText() : errorText();
+        }
+        return true;
+    }
+    // Read back, used and let go: the entry keeps holding only its preview.
+    const std::optional<RunRecord> whole = m_wholeSource ? m_wholeSource(m_record.runId) : std::nullopt;
+    if (!whole) {
+        if (error)
+            *error = tr("the whole text of run %1 is not in the history any more").arg(m_number);
+        return false;
+    }
+    *text = part == Part::Output ? whole->stdoutText + whole->stderrText
+            : part == Part::Result ? whole->result.value_or(QString())
+                                   : errorTextOf(*whole);
+    return true;
+}
+
+bool RunEntry::copyWholeText(Part part, QString* error)
+{
+    QString text;
+    if (!wholeText(part, &text, error))
+        return false;
+    QApplication::clipboard()->setText(text);
+    return true;
 }
 
 void RunEntry::setSelected(bool selected)

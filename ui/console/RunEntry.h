@@ -1,9 +1,12 @@
 #pragma once
 
+#include "notebook/RunPreview.h"
 #include "notebook/RunRecord.h"
 #include "providers/Sandbox.h"
 
 #include <QFrame>
+#include <functional>
+#include <optional>
 
 class QLabel;
 class QPlainTextEdit;
@@ -12,14 +15,23 @@ class QHBoxLayout;
 
 namespace sandpad {
 
+class CutNotice;
 class OutputView;
 
 // One run in the notebook: a header (number, title, language, provider, status, duration, cost),
 // the code that ran (collapsed by default), live stdout/stderr, the result, the error with a
-// clickable traceback, and chart thumbnails.
+// clickable traceback, and chart thumbnails. Every text is shown bounded (OutputView for the
+// output, RunPreview for the rest: long lines cut with a marker, a notice with Copy and Save
+// buttons when something is not shown); the whole texts stay for copying and saving. An entry
+// made from a preview record (the history's reload) holds only the bounded texts and reads the
+// whole ones back from its WholeRecordSource when they are asked for.
 class RunEntry : public QFrame {
     Q_OBJECT
 public:
+    enum class Part { Output, Result, Error };
+    // The whole record of a run, by run id (RunHistory::find); nullopt when it cannot be had.
+    using WholeRecordSource = std::function<std::optional<RunRecord>(const QString& runId)>;
+
     // A run that is starting: output arrives through appendOutput(), then finish().
     RunEntry(int number, const QString& title, const QString& language, const QString& provider,
              const QString& code, QWidget* parent = nullptr);
@@ -38,11 +50,23 @@ public:
     QString headerText() const;          // plain text of the header, e.g. for tests
     QString statusText() const { return m_record.status; }
     QString costText() const;            // "$0.05"
+    // The record's texts (excerpts for an entry made from a preview: see wholeText).
     QString resultText() const;
     QString errorText() const;
+    // What the result and error widgets show (bounded).
+    QString shownResultText() const;
+    QString shownErrorText() const;
     bool outputTruncated() const;
-    // Everything the run printed (stdout and stderr as they arrived).
+    bool isCut(Part part) const; // some of the part is not shown
+    // Everything the run printed (stdout and stderr as they arrived); empty when it cannot be
+    // had (see wholeText).
     QString fullOutput() const;
+    // The whole text of a part, read back from the history for a preview entry. False with
+    // *error set when it cannot be had (the history is gone): never a silent excerpt.
+    bool wholeText(Part part, QString* text, QString* error = nullptr) const;
+    void setWholeRecordSource(WholeRecordSource source) { m_wholeSource = std::move(source); }
+    // Copies the whole text of a part to the clipboard; false (and nothing copied) on error.
+    bool copyWholeText(Part part, QString* error = nullptr);
 
     void setSelected(bool selected);
     bool isSelected() const { return m_selected; }
@@ -58,6 +82,8 @@ signals:
     void tracebackLineActivated(int line);
     void chartActivated(const QString& runId, int index);
     void saveOutputRequested(sandpad::RunEntry* entry);
+    void saveTextRequested(sandpad::RunEntry* entry, sandpad::RunEntry::Part part);
+    void copyFailed(const QString& error);
 
 protected:
     void mousePressEvent(QMouseEvent* event) override;
@@ -67,8 +93,15 @@ protected:
 private:
     void updateHeader();
     void updateStyle();
+    void updateOutputNotice();
     void showCharts();
+    void showResult();
+    void showError();
+    // A part of the record as shown: bounded by RunPreview unless the record is a preview.
+    QString shown(RunPreview::Part part, const QString& text, bool* cut) const;
     QString tracebackHtml(const QString& traceback) const;
+    static QString wholeLinks(Part part);
+    static QString whatIsCut(const QString& shownText); // ": long lines cut, lines left out"
 
     int m_number;
     RunRecord m_record;
@@ -79,9 +112,12 @@ private:
     QToolButton* m_codeToggle;
     QPlainTextEdit* m_code;
     OutputView* m_output;
-    QLabel* m_truncation;
+    CutNotice* m_truncation;
     QPlainTextEdit* m_result;
+    CutNotice* m_resultNotice;
     QLabel* m_error;
+    bool m_resultCut = false, m_errorCut = false;
+    WholeRecordSource m_wholeSource;
     QWidget* m_chartsRow;
     QHBoxLayout* m_chartsLayout;
 };

@@ -45,7 +45,11 @@ RunNotebook::RunNotebook(QWidget* parent)
     bar->addWidget(title);
     bar->addSpacing(8);
     bar->addWidget(m_find, 1);
-    bar->addWidget(makeButton(tr("Copy"), tr("Copy the selected run's output"), [this] { copySelectedOutput(); }));
+    bar->addWidget(makeButton(tr("Copy"), tr("Copy the selected run's output"), [this] {
+        QString error;
+        if (!copySelectedOutput(&error))
+            QMessageBox::warning(this, tr("Copy output"), tr("Could not copy the output: %1").arg(error));
+    }));
     bar->addWidget(makeButton(tr("Save…"), tr("Save the selected run's output"), [this] { saveOutputWithDialog(m_selected); }));
     bar->addWidget(makeButton(tr("Clear"), tr("Clear the notebook"), [this] { emit clearRequested(); }));
 
@@ -60,6 +64,9 @@ RunNotebook::RunNotebook(QWidget* parent)
     m_scroll->setWidget(m_container);
     m_scroll->setWidgetResizable(true);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Always there, so that the entries' width does not change when the runs outgrow the view:
+    // every width change lays every entry's text out again (twice the work of a reload at start).
+    m_scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     m_scroll->setAccessibleName(tr("Runs"));
 
     auto* layout = new QVBoxLayout(this);
@@ -89,6 +96,7 @@ RunEntry* RunNotebook::addFinished(const RunRecord& record)
 {
     auto* entry = new RunEntry(m_nextNumber++, record.title, record.language, record.provider,
                                record.code, m_container);
+    entry->setWholeRecordSource(m_wholeSource);
     entry->finish(record);
     insert(entry);
     scrollToBottomSoon();
@@ -103,6 +111,10 @@ RunEntry* RunNotebook::insert(RunEntry* entry)
     connect(entry, &RunEntry::tracebackLineActivated, this, [this, entry](int line) { emit tracebackLineActivated(entry, line); });
     connect(entry, &RunEntry::chartActivated, this, &RunNotebook::chartActivated);
     connect(entry, &RunEntry::saveOutputRequested, this, &RunNotebook::saveOutputWithDialog);
+    connect(entry, &RunEntry::saveTextRequested, this, &RunNotebook::saveTextWithDialog);
+    connect(entry, &RunEntry::copyFailed, this, [this](const QString& error) {
+        QMessageBox::warning(this, tr("Copy"), tr("Could not copy: %1").arg(error));
+    });
     const QList<RunEntry*> all = entries();
     for (int i = 0; i + kMaxEntries < all.size(); ++i)
         if (!all[i]->isRunning())
@@ -183,26 +195,44 @@ bool RunNotebook::findNext(const QString& text)
     return false;
 }
 
-void RunNotebook::copySelectedOutput()
+void RunNotebook::setWholeRecordSource(std::function<std::optional<RunRecord>(const QString&)> source)
+{
+    m_wholeSource = std::move(source);
+    for (RunEntry* e : entries())
+        e->setWholeRecordSource(m_wholeSource);
+}
+
+bool RunNotebook::copySelectedOutput(QString* error)
 {
     if (!m_selected)
-        return;
+        return true;
     QString selection = m_selected->outputView()->textCursor().selectedText();
-    QApplication::clipboard()->setText(selection.isEmpty() ? m_selected->fullOutput()
-                                                           : selection.replace(QChar::ParagraphSeparator, QLatin1Char('\n')));
+    if (!selection.isEmpty()) {
+        QApplication::clipboard()->setText(selection.replace(QChar::ParagraphSeparator, QLatin1Char('\n')));
+        return true;
+    }
+    return m_selected->copyWholeText(RunEntry::Part::Output, error);
 }
 
 bool RunNotebook::saveOutput(RunEntry* entry, const QString& path, QString* error)
 {
+    return saveText(entry, RunEntry::Part::Output, path, error);
+}
+
+bool RunNotebook::saveText(RunEntry* entry, RunEntry::Part part, const QString& path, QString* error)
+{
     if (!entry)
         return false;
+    QString text;
+    if (!entry->wholeText(part, &text, error))
+        return false; // nothing written: an excerpt saved as the whole would lose text silently
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
         if (error)
             *error = file.errorString();
         return false;
     }
-    file.write(entry->fullOutput().toUtf8());
+    file.write(text.toUtf8());
     if (!file.commit()) {
         if (error)
             *error = file.errorString();
@@ -213,18 +243,26 @@ bool RunNotebook::saveOutput(RunEntry* entry, const QString& path, QString* erro
 
 void RunNotebook::saveOutputWithDialog(RunEntry* entry)
 {
+    saveTextWithDialog(entry, RunEntry::Part::Output);
+}
+
+void RunNotebook::saveTextWithDialog(RunEntry* entry, RunEntry::Part part)
+{
     if (!entry)
         entry = m_selected;
     if (!entry)
         return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save output of run %1").arg(entry->number()),
-                                                      QStringLiteral("run-%1-output.txt").arg(entry->number()),
+    const QString what = part == RunEntry::Part::Output ? tr("output")
+                         : part == RunEntry::Part::Result ? tr("result")
+                                                          : tr("error");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save %1 of run %2").arg(what).arg(entry->number()),
+                                                      QStringLiteral("run-%1-%2.txt").arg(entry->number()).arg(what),
                                                       tr("Text files (*.txt);;All files (*)"));
     if (path.isEmpty())
         return;
     QString error;
-    if (!saveOutput(entry, path, &error))
-        QMessageBox::warning(this, tr("Save output"), tr("Could not save %1: %2").arg(path, error));
+    if (!saveText(entry, part, path, &error))
+        QMessageBox::warning(this, tr("Save %1").arg(what), tr("Could not save %1: %2").arg(path, error));
 }
 
 void RunNotebook::clear()

@@ -1,10 +1,13 @@
 #pragma once
 
+#include "console/RunEntry.h"
 #include "notebook/RunRecord.h"
 #include "providers/Sandbox.h"
 
 #include <QPointer>
 #include <QWidget>
+#include <functional>
+#include <optional>
 
 class QLineEdit;
 class QScrollArea;
@@ -12,8 +15,6 @@ class QVBoxLayout;
 class QLabel;
 
 namespace sandpad {
-
-class RunEntry;
 
 // The output console: one RunEntry per run, newest at the bottom, with find, copy, save and clear.
 class RunNotebook : public QWidget {
@@ -26,8 +27,10 @@ public:
     // A run that is starting; feed it with RunEntry::appendOutput / finish.
     RunEntry* addRunning(const QString& title, const QString& language, const QString& provider,
                          const QString& code);
-    // A finished run (e.g. from the history).
+    // A finished run (e.g. from the history: a preview record reads its whole texts back from
+    // the source given to setWholeRecordSource).
     RunEntry* addFinished(const RunRecord& record);
+    void setWholeRecordSource(std::function<std::optional<RunRecord>(const QString& runId)> source);
 
     QList<RunEntry*> entries() const;
     RunEntry* entry(const QString& runId) const;
@@ -37,10 +40,14 @@ public:
 
     // Finds text in the outputs, starting after the last match; returns whether found.
     bool findNext(const QString& text);
-    void copySelectedOutput();
-    // Writes the selected entry's full output to path (no dialog).
+    // The selection in the selected entry's output, else its whole output; false (nothing
+    // copied, the reason in *error) when the whole output cannot be had.
+    bool copySelectedOutput(QString* error = nullptr);
+    // Writes the entry's whole output (or result, or error) to path (no dialog).
     bool saveOutput(RunEntry* entry, const QString& path, QString* error = nullptr);
+    bool saveText(RunEntry* entry, RunEntry::Part part, const QString& path, QString* error = nullptr);
     void saveOutputWithDialog(RunEntry* entry);
+    void saveTextWithDialog(RunEntry* entry, RunEntry::Part part);
     void clear();
     void focusFind();
     // Scrolls to the newest entry once the layout has settled.
@@ -62,6 +69,7 @@ private:
     QLineEdit* m_find;
     QLabel* m_empty;
     QPointer<RunEntry> m_selected;
+    std::function<std::optional<RunRecord>(const QString&)> m_wholeSource;
     int m_nextNumber = 1;
     int m_findEntry = -1;
 };

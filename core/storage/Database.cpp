@@ -5,7 +5,9 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QThread>
 #include <QFileInfo>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -214,13 +216,23 @@ bool Database::open()
         return false;
     }
     {
-        QSqlQuery q(db);
-        if (!q.exec(QStringLiteral("PRAGMA journal_mode = WAL")) || !q.next()
-            || q.value(0).toString().toLower() != u"wal") {
-            m_error = QStringLiteral("cannot switch %1 to WAL mode: %2.")
-                          .arg(filePath(), sqlError(q));
-            m_opened = false;
-            return false;
+        // Switching the journal mode needs the file to itself, and SQLite answers "database is
+        // locked" at once (no busy handler) while another process or thread opens it too, e.g.
+        // the GUI and sandpad-run on a first start: try again for as long as the busy timeout.
+        QElapsedTimer waited;
+        waited.start();
+        for (;;) {
+            QSqlQuery q(db);
+            if (q.exec(QStringLiteral("PRAGMA journal_mode = WAL")) && q.next()
+                && q.value(0).toString().toLower() == u"wal")
+                break;
+            const QString error = sqlError(q);
+            if (!error.contains(QLatin1String("locked")) || waited.elapsed() > kBusyTimeoutMs) {
+                m_error = QStringLiteral("cannot switch %1 to WAL mode: %2.").arg(filePath(), error);
+                m_opened = false;
+                return false;
+            }
+            QThread::msleep(10);
         }
     }
     if (!migrate(db)) {

@@ -6,6 +6,7 @@
 #include "editor/EditorTabs.h"
 #include "recovery/RecoveryDialog.h"
 
+#include <QDir>
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QPointer>
@@ -80,6 +81,9 @@ bool EditorDocuments::saveCurrent(bool askPath)
         QMessageBox::warning(m_window, tr("Save"), error);
         return false;
     }
+    if (page->isReadOnlyRevision()) // the tab stays the revision: say where the copy went
+        emit statusMessage(tr("Saved a copy of revision %1 as %2")
+                               .arg(page->baseRevisionId().left(8), QDir::toNativeSeparators(path)), 5000);
     return true;
 }
 

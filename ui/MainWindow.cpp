@@ -9,9 +9,9 @@
 #include "console/RunNotebook.h"
 #include "documents/DocumentBrowser.h"
 #include "documents/DocumentStore.h"
-#include "recovery/RecoveryDialog.h"
 #include "engine/RunRecordConversion.h"
 #include "editor/CodeEditor.h"
+#include "editor/EditorDocuments.h"
 #include "editor/EditorPage.h"
 #include "editor/EditorTabs.h"
 #include "editor/FindReplaceBar.h"
@@ -27,9 +27,7 @@
 #include <QCloseEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QInputDialog>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSplitter>
@@ -47,14 +45,9 @@ MainWindow::MainWindow(const MainWindowServices& services, QWidget* parent)
     resize(1400, 860);
     m_actions = new MainWindowActions(this);
     buildLayout();
-    if (!services.recoveryDir.isEmpty())
-        m_journal = new RecoveryJournal(services.recoveryDir, this);
+    m_editorDocuments = new EditorDocuments(m_tabs, services.documents, services.recoveryDir, this);
+    connect(m_editorDocuments, &EditorDocuments::statusMessage, m_status, &QStatusBar::showMessage);
     buildDocumentsDock();
-    if (m_journal)
-        connect(m_journal, &RecoveryJournal::writeFailed, this, [this](const QString&, const QString& error) {
-            // The text is still in the editor; the journal retries.
-            m_status->showMessage(tr("Unsaved text cannot be written to the recovery journal: %1").arg(error), 10000);
-        });
     m_runs = new RunController(services.executor, m_notebook, this);
     m_runs->setHistory(services.history, services.saveRunsToHistory);
     m_runs->setDeadlineSeconds(services.deadlineSeconds);
@@ -72,8 +65,7 @@ MainWindow::~MainWindow()
 {
     // Not closed through closeEvent (e.g. the session ended): keep pending text journaled, and
     // write it while the tabs still exist.
-    if (m_journal)
-        m_journal->flush();
+    m_editorDocuments->flushJournal();
     // Entries report their destruction to m_origins: destroy them while it still exists.
     delete takeCentralWidget();
     for (const auto& validation : m_validationThreads)
@@ -120,19 +112,22 @@ void MainWindow::connectActions()
 {
     MainWindowActions* a = m_actions;
     connect(a->newTab, &QAction::triggered, this, [this] { m_tabs->newTab(); });
-    connect(a->open, &QAction::triggered, this, &MainWindow::openFileWithDialog);
-    connect(a->save, &QAction::triggered, this, [this] { saveCurrent(false); });
-    connect(a->saveAs, &QAction::triggered, this, [this] { saveCurrent(true); });
-    connect(a->closeTab, &QAction::triggered, this, &MainWindow::closeCurrentTab);
+    EditorDocuments* docs = m_editorDocuments;
+    connect(a->open, &QAction::triggered, docs, &EditorDocuments::openFileWithDialog);
+    connect(a->save, &QAction::triggered, docs, [docs] { docs->saveCurrent(false); });
+    connect(a->saveAs, &QAction::triggered, docs, [docs] { docs->saveCurrent(true); });
+    connect(a->closeTab, &QAction::triggered, docs, &EditorDocuments::closeCurrentTab);
     connect(a->quit, &QAction::triggered, this, &QWidget::close);
-    connect(a->saveAsDocument, &QAction::triggered, this, &MainWindow::saveAsDocumentInteractive);
+    connect(a->saveAsDocument, &QAction::triggered, docs, &EditorDocuments::saveAsDocumentInteractive);
     a->saveAsDocument->setEnabled(m_services.documents != nullptr);
     connect(a->openWorkspace, &QAction::triggered, this, [this] {
         if (m_services.openWorkspace)
             m_services.openWorkspace(this);
     });
     a->openWorkspace->setEnabled(bool(m_services.openWorkspace));
-    connect(m_tabs, &EditorTabs::pageAdded, this, &MainWindow::watchPage);
+    connect(m_tabs, &EditorTabs::pageAdded, this, [this](EditorPage* page) {
+        connect(page, &EditorPage::titleChanged, this, &MainWindow::updateTitle); // e.g. saved as a document
+    });
     connect(a->find, &QAction::triggered, this, [this] {
         if (m_notebook->isAncestorOf(QApplication::focusWidget()))
             m_notebook->focusFind();
@@ -158,7 +153,7 @@ void MainWindow::connectActions()
     connect(a->saveOutput, &QAction::triggered, this, [this] { m_notebook->saveOutputWithDialog(nullptr); });
     connect(a->clearNotebook, &QAction::triggered, m_notebook, &RunNotebook::clear);
     connect(m_notebook, &RunNotebook::clearRequested, m_notebook, &RunNotebook::clear);
-    connect(a->examples, &ExamplesMenu::exampleChosen, this, qOverload<const Example&>(&MainWindow::openExample));
+    connect(a->examples, &ExamplesMenu::exampleChosen, docs, qOverload<const Example&>(&EditorDocuments::openExample));
     connect(a->settings, &QAction::triggered, this, &MainWindow::openSettings);
     connect(a->usage, &QAction::triggered, this, &MainWindow::openUsage);
     connect(a->themes, &QActionGroup::triggered, this, [](QAction* chosen) {
@@ -176,10 +171,6 @@ void MainWindow::connectActions()
 
     connect(m_tabs, &EditorTabs::currentEditorChanged, m_findBar, &FindReplaceBar::setEditor);
     connect(m_tabs, &EditorTabs::currentChanged, this, &MainWindow::updateTitle);
-    connect(m_tabs, &EditorTabs::tabCloseRequested, this, [this](int index) {
-        if (confirmDiscard(m_tabs->page(index)))
-            closePageAt(index);
-    });
     connect(m_runs, &RunController::runningChanged, this, &MainWindow::onRunningChanged);
     connect(m_runs, &RunController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_notebook, &RunNotebook::tracebackLineActivated, this, &MainWindow::onTracebackLine);
@@ -396,99 +387,13 @@ void MainWindow::openSettings()
     refreshCredits();
 }
 
-void MainWindow::openExample(const Example& example)
-{
-    // An untouched empty tab is replaced rather than left behind.
-    EditorPage* blank = m_tabs->currentPage();
-    if (blank && (!blank->filePath().isEmpty() || blank->isModified() || !blank->editor()->text().isEmpty()))
-        blank = nullptr;
-    EditorPage* page = m_tabs->newTab(example.language, example.code(), example.fileName);
-    page->setModified(false);
-    if (blank)
-        closePageAt(m_tabs->indexOf(blank));
-}
+void MainWindow::openExample(const Example& example) { m_editorDocuments->openExample(example); }
 
-bool MainWindow::openExample(const QString& name)
-{
-    const auto example = ExampleLibrary::find(name);
-    if (!example)
-        return false;
-    openExample(*example);
-    return true;
-}
+bool MainWindow::openExample(const QString& name) { return m_editorDocuments->openExample(name); }
 
-void MainWindow::openFileWithDialog()
-{
-    const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Open"), QString(), tr("Code (*.py *.js *.mjs *.cjs);;All files (*)"));
-    for (const QString& path : paths) {
-        QString error;
-        if (!m_tabs->openFile(path, &error))
-            QMessageBox::warning(this, tr("Open"), error);
-    }
-}
+bool MainWindow::saveCurrent(bool askPath) { return m_editorDocuments->saveCurrent(askPath); }
 
-bool MainWindow::saveCurrent(bool askPath)
-{
-    EditorPage* page = m_tabs->currentPage();
-    if (!page)
-        return false;
-    if (page->isReadOnlyRevision()) {
-        if (!askPath) {
-            m_status->showMessage(tr("A stored revision is read-only: open the head to edit it."), 5000);
-            return false;
-        }
-    } else if (page->isDocument() && !askPath) {
-        return saveToDocument(page);
-    }
-    QString path = page->filePath();
-    if (askPath || path.isEmpty()) {
-        const QString suggested = page->title().contains(QLatin1Char('.'))
-                                      ? page->title()
-                                      : page->title() + (page->language() == Language::Python ? QStringLiteral(".py")
-                                                                                             : QStringLiteral(".js"));
-        path = QFileDialog::getSaveFileName(this, tr("Save As"), suggested,
-                                            tr("Python (*.py);;JavaScript (*.js *.mjs);;All files (*)"));
-        if (path.isEmpty())
-            return false;
-    }
-    QString error;
-    if (!m_tabs->savePage(page, path, &error)) {
-        QMessageBox::warning(this, tr("Save"), error);
-        return false;
-    }
-    updateTitle();
-    return true;
-}
-
-bool MainWindow::confirmDiscard(EditorPage* page)
-{
-    if (!page || !page->isModified())
-        return true;
-    m_tabs->setCurrentWidget(page);
-    const auto answer = QMessageBox::question(this, tr("Unsaved changes"),
-                                              tr("%1 has unsaved changes. Save them?").arg(page->title()),
-                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
-    if (answer == QMessageBox::Cancel)
-        return false;
-    if (answer == QMessageBox::Save)
-        return saveCurrent(false);
-    return true;
-}
-
-void MainWindow::closeCurrentTab()
-{
-    const int index = m_tabs->currentIndex();
-    if (index >= 0 && confirmDiscard(m_tabs->page(index)))
-        closePageAt(index);
-}
-
-void MainWindow::closePageAt(int index)
-{
-    if (EditorPage* page = m_tabs->page(index); page && m_journal)
-        m_journal->discard(page->tabId()); // closed on purpose: its text is saved or discarded
-    m_tabs->closePage(index);
-}
+RecoveryJournal* MainWindow::journal() const { return m_editorDocuments->journal(); }
 
 void MainWindow::updateTitle()
 {
@@ -498,17 +403,12 @@ void MainWindow::updateTitle()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    for (int i = 0; i < m_tabs->count(); ++i)
-        if (!confirmDiscard(m_tabs->page(i))) {
-            event->ignore();
-            return;
-        }
+    if (!m_editorDocuments->confirmCloseAll()) {
+        event->ignore();
+        return;
+    }
     m_runs->stop();
-    // Every tab was saved or its changes discarded on purpose: nothing is left to recover.
-    if (m_journal)
-        for (int i = 0; i < m_tabs->count(); ++i)
-            if (EditorPage* page = m_tabs->page(i))
-                m_journal->discard(page->tabId());
+    m_editorDocuments->forgetJournal();
     event->accept();
 }
 
@@ -541,153 +441,42 @@ void MainWindow::buildDocumentsDock()
     if (!existing.isEmpty())
         m_browser->selectDocument(existing.first().id); // the latest change, with its timeline
 
-    connect(m_browser, &DocumentBrowser::openForEditing, this, &MainWindow::openDocumentForEditing);
-    connect(m_browser, &DocumentBrowser::openReadOnly, this,
-            [this](const QString& title, const QString& content, const QString& revisionId) {
-                openRevisionReadOnly(m_browser->currentDocumentId(), title, content, revisionId);
+    EditorDocuments* docs = m_editorDocuments;
+    connect(m_browser, &DocumentBrowser::openForEditing, docs, &EditorDocuments::openDocumentForEditing);
+    connect(m_browser, &DocumentBrowser::openReadOnly, docs,
+            [this, docs](const QString& title, const QString& content, const QString& revisionId) {
+                docs->openRevisionReadOnly(m_browser->currentDocumentId(), title, content, revisionId);
             });
     connect(m_browser, &DocumentBrowser::runRevisionRequested, this, &MainWindow::runRevision);
     connect(m_browser, &DocumentBrowser::errorOccurred, this,
             [this](const QString& message) { m_status->showMessage(message, 8000); });
-    connect(m_browser, &DocumentBrowser::documentsChanged, this, [this] {
-        // A rename shows in the document's open tabs.
-        if (!m_services.documents)
-            return;
-        for (int i = 0; i < m_tabs->count(); ++i) {
-            EditorPage* page = m_tabs->page(i);
-            if (!page || !page->isDocument())
-                continue;
-            if (const auto doc = m_services.documents->document(page->documentId()); doc && doc->title != page->title()) {
-                if (page->isReadOnlyRevision())
-                    page->setReadOnlyRevision(page->documentId(), doc->title, page->baseRevisionId());
-                else
-                    page->setDocument(page->documentId(), doc->title, page->baseRevisionId());
-            }
-        }
+    // A rename shows in the document's open tabs.
+    connect(m_browser, &DocumentBrowser::documentsChanged, docs, &EditorDocuments::applyDocumentTitles);
+    // A save shows in the dock; a new document also opens it.
+    connect(docs, &EditorDocuments::documentSaved, m_browser, [this](const QString& documentId) {
+        m_browser->refresh();
+        m_browser->selectDocument(documentId);
+    });
+    connect(docs, &EditorDocuments::documentCreated, m_browser, [this](const QString& documentId) {
+        m_browser->refresh();
+        m_browser->selectDocument(documentId);
+        m_documentsDock->show();
     });
 }
 
 EditorPage* MainWindow::openDocumentForEditing(const QString& documentId, const QString& title, const QString& content,
                                                const QString& headRevisionId)
 {
-    for (int i = 0; i < m_tabs->count(); ++i) {
-        EditorPage* page = m_tabs->page(i);
-        if (page && page->documentId() == documentId && !page->isReadOnlyRevision()) {
-            m_tabs->setCurrentIndex(i); // already open: never two editable copies of one document
-            return page;
-        }
-    }
-    EditorPage* blank = m_tabs->currentPage();
-    if (blank && (blank->isDocument() || !blank->filePath().isEmpty() || blank->isModified()
-                  || !blank->editor()->text().isEmpty()))
-        blank = nullptr;
-    const Language language = languageFromTitle(title).value_or(Language::Python);
-    EditorPage* page = m_tabs->newTab(language, content, title);
-    page->setDocument(documentId, title, headRevisionId);
-    page->setModified(false);
-    if (blank)
-        closePageAt(m_tabs->indexOf(blank));
-    updateTitle();
-    return page;
+    return m_editorDocuments->openDocumentForEditing(documentId, title, content, headRevisionId);
 }
 
 EditorPage* MainWindow::openRevisionReadOnly(const QString& documentId, const QString& title, const QString& content,
                                              const QString& revisionId)
 {
-    for (int i = 0; i < m_tabs->count(); ++i) {
-        EditorPage* page = m_tabs->page(i);
-        if (page && page->isReadOnlyRevision() && page->baseRevisionId() == revisionId) {
-            m_tabs->setCurrentIndex(i);
-            return page;
-        }
-    }
-    // The browser's title may be a label ("x.py @ #1 (…)"): the document's own title gives the language.
-    QString docTitle = title;
-    if (m_services.documents)
-        if (const auto doc = m_services.documents->document(documentId))
-            docTitle = doc->title;
-    const Language language = languageFromTitle(docTitle).value_or(Language::Python);
-    EditorPage* page = m_tabs->newTab(language, content, docTitle);
-    page->setReadOnlyRevision(documentId, docTitle, revisionId);
-    page->setModified(false);
-    m_tabs->setTabText(m_tabs->indexOf(page), tr("%1 @ %2").arg(docTitle, revisionId.left(8)));
-    updateTitle();
-    return page;
+    return m_editorDocuments->openRevisionReadOnly(documentId, title, content, revisionId);
 }
 
-bool MainWindow::saveToDocument(EditorPage* page)
-{
-    DocumentStore* store = m_services.documents;
-    const auto revision = store ? store->save(page->documentId(), page->editor()->text()) : std::nullopt;
-    if (!revision) {
-        // The text stays in the editor (and in the recovery journal) until a save succeeds.
-        const QString why = store ? store->lastError() : tr("no workspace is open");
-        m_status->showMessage(tr("Save failed: %1").arg(why), 10000);
-        QMessageBox::warning(this, tr("Save"),
-                             tr("%1 could not be saved: %2\n\nYour text is still in the editor.").arg(page->title(), why));
-        return false;
-    }
-    page->setDocument(page->documentId(), page->title(), revision->id);
-    page->setModified(false);
-    m_status->showMessage(tr("Saved %1 as revision %2").arg(page->title(), revision->id.left(8)), 5000);
-    if (m_browser) {
-        m_browser->refresh();
-        m_browser->selectDocument(page->documentId());
-    }
-    updateTitle();
-    return true;
-}
-
-bool MainWindow::saveCurrentAsDocument(const QString& rawTitle)
-{
-    EditorPage* page = m_tabs->currentPage();
-    DocumentStore* store = m_services.documents;
-    QString title = rawTitle.trimmed();
-    if (!page || !store || title.isEmpty())
-        return false;
-    if (!languageFromTitle(title)) // no (known) extension: the tab's language gives one
-        title += page->language() == Language::JavaScript ? QStringLiteral(".js") : QStringLiteral(".py");
-    const auto doc = store->create(title, page->editor()->text());
-    if (!doc) {
-        m_status->showMessage(tr("Save failed: %1").arg(store->lastError()), 10000);
-        QMessageBox::warning(this, tr("Save as Document"),
-                             tr("The document could not be created: %1\n\nYour text is still in the editor.")
-                                 .arg(store->lastError()));
-        return false;
-    }
-    if (page->isReadOnlyRevision()) {
-        // A copy of a stored revision becomes a new document in its own editable tab.
-        openDocumentForEditing(doc->id, doc->title, page->editor()->text(), doc->headRevisionId);
-    } else {
-        page->setDocument(doc->id, doc->title, doc->headRevisionId);
-        page->setModified(false);
-    }
-    m_status->showMessage(tr("Saved %1 as a document").arg(doc->title), 5000);
-    if (m_browser) {
-        m_browser->refresh();
-        m_browser->selectDocument(doc->id);
-    }
-    m_documentsDock->show();
-    updateTitle();
-    return true;
-}
-
-void MainWindow::saveAsDocumentInteractive()
-{
-    EditorPage* page = m_tabs->currentPage();
-    if (!page || !m_services.documents)
-        return;
-    QString suggested = page->title();
-    if (!languageFromTitle(suggested))
-        suggested = suggested.toLower().replace(QLatin1Char(' '), QLatin1Char('_'))
-                    + (page->language() == Language::JavaScript ? QStringLiteral(".js") : QStringLiteral(".py"));
-    bool ok = false;
-    const QString title = QInputDialog::getText(this, tr("Save as Document"),
-                                                tr("Title (.py, .js or .mjs decides the language):"),
-                                                QLineEdit::Normal, suggested, &ok);
-    if (ok && !title.trimmed().isEmpty())
-        saveCurrentAsDocument(title);
-}
+bool MainWindow::saveCurrentAsDocument(const QString& title) { return m_editorDocuments->saveCurrentAsDocument(title); }
 
 bool MainWindow::runRevision(const QString& documentId, const QString& revisionId)
 {
@@ -709,77 +498,11 @@ bool MainWindow::runRevision(const QString& documentId, const QString& revisionI
 
 // --- Recovery ----------------------------------------------------------------------------------
 
-void MainWindow::watchPage(EditorPage* page)
-{
-    if (!m_journal)
-        return;
-    QPointer<EditorPage> guard(page);
-    const QString tabId = page->tabId();
-    // The text is read when the journal writes (not on every keystroke); the journal is flushed
-    // or told to discard before a tab goes away, so the page is alive then.
-    const RecoveryJournal::SnapshotFn snapshot = [guard] {
-        RecoverySnapshot s;
-        if (!guard)
-            return s;
-        s.title = guard->title();
-        s.language = languageName(guard->language());
-        s.documentId = guard->documentId();
-        s.baseRevisionId = guard->baseRevisionId();
-        s.text = guard->editor()->text();
-        return s;
-    };
-    connect(page->editor(), &QsciScintilla::textChanged, m_journal, [this, guard, tabId, snapshot] {
-        if (guard && guard->isModified() && !guard->isReadOnlyRevision())
-            m_journal->noteChanged(tabId, snapshot);
-    });
-    connect(page->editor(), &QsciScintilla::modificationChanged, m_journal, [this, tabId](bool modified) {
-        if (!modified)
-            m_journal->discard(tabId); // saved (or undone back to the saved text)
-    });
-}
-
-void MainWindow::offerRecovery(bool restoreAll)
-{
-    if (!m_journal)
-        return;
-    const QList<RecoveryEntry> entries = restoreAll ? m_journal->pending() : RecoveryDialog::offer(*m_journal, this);
-    restoreRecovered(entries);
-}
+void MainWindow::offerRecovery(bool restoreAll) { m_editorDocuments->offerRecovery(restoreAll); }
 
 QList<EditorPage*> MainWindow::restoreRecovered(const QList<RecoveryEntry>& entries)
 {
-    QList<EditorPage*> pages;
-    for (const RecoveryEntry& entry : entries) {
-        if (!entry.isValid())
-            continue;
-        const RecoverySnapshot& s = *entry.snapshot;
-        EditorPage* blank = m_tabs->currentPage();
-        if (blank && (blank->isDocument() || !blank->filePath().isEmpty() || blank->isModified()
-                      || !blank->editor()->text().isEmpty()))
-            blank = nullptr;
-        const Language language = languageFromName(s.language).value_or(languageFromTitle(s.title).value_or(Language::Python));
-        EditorPage* page = m_tabs->newTab(language, {}, s.title);
-        // Bound again to its document when that still exists here (Save then appends a revision).
-        if (!s.documentId.isEmpty() && m_services.documents && m_services.documents->document(s.documentId))
-            page->setDocument(s.documentId, s.title, s.baseRevisionId);
-        page->editor()->setText(s.text); // modified: journaled under the new tab at once
-        page->setModified(true);
-        page->editor()->updateCellSeparators();
-        if (m_journal) {
-            RecoverySnapshot again = s;
-            again.tabId = page->tabId();
-            m_journal->noteChanged(page->tabId(), again);
-            if (m_journal->flush(page->tabId()))
-                m_journal->discardEntry(entry); // the old file goes only once the new one is written
-        }
-        if (blank)
-            closePageAt(m_tabs->indexOf(blank));
-        pages.append(page);
-    }
-    if (!pages.isEmpty())
-        m_status->showMessage(tr("Restored %n unsaved tab(s)", nullptr, int(pages.size())), 8000);
-    updateTitle();
-    return pages;
+    return m_editorDocuments->restoreRecovered(entries);
 }
 
 } // namespace sandpad

@@ -19,6 +19,7 @@ class CodeEditor;
 class CreditsAccount;
 class DocumentBrowser;
 class DocumentStore;
+class EditorDocuments;
 class EditorPage;
 class EditorTabs;
 class Executor;
@@ -68,7 +69,8 @@ public:
     FindReplaceBar* findBar() const { return m_findBar; }
     DocumentBrowser* documentBrowser() const { return m_browser; }
     QDockWidget* documentsDock() const { return m_documentsDock; }
-    RecoveryJournal* journal() const { return m_journal; } // null without services.recoveryDir
+    RecoveryJournal* journal() const; // null without services.recoveryDir
+    EditorDocuments* editorDocuments() const { return m_editorDocuments; }
 
     // Saved documents. Save (Ctrl+S) on a document tab appends a revision; these are what the
     // dock's signals lead to.
@@ -118,14 +120,7 @@ private:
     void onTracebackLine(RunEntry* entry, int line);
     void onRunningChanged(bool running);
     void startValidation();
-    void openFileWithDialog();
-    void closeCurrentTab();
-    void closePageAt(int index); // after confirmDiscard: forgets the tab's journal too
-    bool saveToDocument(EditorPage* page);
-    void saveAsDocumentInteractive();
-    void watchPage(EditorPage* page);
     void buildDocumentsDock();
-    bool confirmDiscard(EditorPage* page);
     void updateTitle();
     void refreshCredits();
     void showRunCharts(RunEntry* entry);
@@ -144,7 +139,7 @@ private:
     RunController* m_runs = nullptr;
     DocumentBrowser* m_browser = nullptr;
     QDockWidget* m_documentsDock = nullptr;
-    RecoveryJournal* m_journal = nullptr;
+    EditorDocuments* m_editorDocuments = nullptr; // opening, saving, closing tabs; the journal
     QHash<RunEntry*, Origin> m_origins;
     qint64 m_sessionTotal = 0;
 };

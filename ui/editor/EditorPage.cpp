@@ -13,7 +13,7 @@ namespace sandpad {
 
 EditorPage::EditorPage(const QString& untitledName, QWidget* parent)
     : QWidget(parent), m_editor(new CodeEditor(this)), m_language(new QComboBox(this)),
-      m_path(new QLabel(this)), m_untitledName(untitledName),
+      m_path(new QLabel(this)), m_source(UntitledSource{untitledName}),
       m_tabId(QUuid::createUuid().toString(QUuid::WithoutBraces))
 {
     m_language->addItem(tr("Python"), languageName(Language::Python));
@@ -44,7 +44,7 @@ EditorPage::EditorPage(const QString& untitledName, QWidget* parent)
     });
     connect(m_editor, &QsciScintilla::modificationChanged, this, &EditorPage::titleChanged);
     setFocusProxy(m_editor);
-    setFilePath({});
+    updateLocation();
 }
 
 Language EditorPage::language() const
@@ -58,58 +58,91 @@ void EditorPage::setLanguage(Language language)
     m_editor->setLanguage(language);
 }
 
-void EditorPage::setFilePath(const QString& path)
+namespace {
+
+// The title a document or revision source carries (empty for the others).
+QString* storedTitle(EditorSource& source)
 {
-    m_filePath = path;
-    if (!path.isEmpty())
-        m_documentId.clear(); // a file tab is no longer bound to a document
-    updateLocation();
-    if (!path.isEmpty())
-        if (auto language = languageFromTitle(QFileInfo(path).fileName()))
+    if (auto* d = std::get_if<DocumentSource>(&source))
+        return &d->title;
+    if (auto* r = std::get_if<RevisionSource>(&source))
+        return &r->title;
+    return nullptr;
+}
+
+} // namespace
+
+void EditorPage::setSource(EditorSource source)
+{
+    if (QString* t = storedTitle(source); t && t->isEmpty())
+        *t = title(); // no title given: the tab keeps its name
+    m_source = std::move(source);
+    const bool readOnly = isReadOnlyRevision();
+    m_editor->setReadOnly(readOnly);
+    m_language->setEnabled(!readOnly);
+    if (!std::holds_alternative<UntitledSource>(m_source))
+        if (auto language = languageFromTitle(title()))
             setLanguage(*language);
+    updateLocation();
     emit titleChanged();
 }
 
-void EditorPage::setDocument(const QString& documentId, const QString& title, const QString& baseRevisionId)
+QString EditorPage::title() const
 {
-    m_documentId = documentId;
-    m_baseRevisionId = baseRevisionId;
-    m_filePath.clear();
-    if (!title.isEmpty()) {
-        m_untitledName = title;
-        if (auto language = languageFromTitle(title))
-            setLanguage(*language);
-    }
-    updateLocation();
-    emit titleChanged();
+    if (const auto* u = std::get_if<UntitledSource>(&m_source))
+        return u->name;
+    if (const auto* f = std::get_if<FileSource>(&m_source))
+        return QFileInfo(f->path).fileName();
+    if (const auto* d = std::get_if<DocumentSource>(&m_source))
+        return d->title;
+    return std::get<RevisionSource>(m_source).title;
 }
 
-void EditorPage::setReadOnlyRevision(const QString& documentId, const QString& title, const QString& revisionId)
+QString EditorPage::filePath() const
 {
-    setDocument(documentId, title, revisionId);
-    m_readOnly = true;
-    m_editor->setReadOnly(true);
-    m_language->setEnabled(false);
-    updateLocation();
+    const auto* f = std::get_if<FileSource>(&m_source);
+    return f ? f->path : QString();
+}
+
+QString EditorPage::documentId() const
+{
+    if (const auto* d = std::get_if<DocumentSource>(&m_source))
+        return d->documentId;
+    if (const auto* r = std::get_if<RevisionSource>(&m_source))
+        return r->documentId;
+    return {};
+}
+
+QString EditorPage::baseRevisionId() const
+{
+    if (const auto* d = std::get_if<DocumentSource>(&m_source))
+        return d->headRevisionId;
+    if (const auto* r = std::get_if<RevisionSource>(&m_source))
+        return r->revisionId;
+    return {};
+}
+
+bool EditorPage::isBlank() const
+{
+    return std::holds_alternative<UntitledSource>(m_source) && !isModified() && m_editor->text().isEmpty();
 }
 
 QString EditorPage::locationText() const { return m_path->text(); }
 
 void EditorPage::updateLocation()
 {
-    const QString shortRev = m_baseRevisionId.left(8);
-    if (m_readOnly)
+    const QString shortRev = baseRevisionId().left(8);
+    if (isReadOnlyRevision()) {
         m_path->setText(tr("revision %1 (read-only)").arg(shortRev));
-    else if (!m_documentId.isEmpty())
+        m_path->setAccessibleName(tr("Revision"));
+    } else if (isDocument()) {
         m_path->setText(shortRev.isEmpty() ? tr("document") : tr("document · based on revision %1").arg(shortRev));
-    else
-        m_path->setText(m_filePath.isEmpty() ? tr("not saved") : QFileInfo(m_filePath).absoluteFilePath());
-    m_path->setAccessibleName(m_readOnly ? tr("Revision") : m_documentId.isEmpty() ? tr("File") : tr("Document"));
-}
-
-QString EditorPage::title() const
-{
-    return m_filePath.isEmpty() ? m_untitledName : QFileInfo(m_filePath).fileName();
+        m_path->setAccessibleName(tr("Document"));
+    } else {
+        const QString path = filePath();
+        m_path->setText(path.isEmpty() ? tr("not saved") : QFileInfo(path).absoluteFilePath());
+        m_path->setAccessibleName(tr("File"));
+    }
 }
 
 bool EditorPage::isModified() const { return m_editor->isModified(); }

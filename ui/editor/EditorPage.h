@@ -3,6 +3,7 @@
 #include "runtime/Language.h"
 
 #include <QWidget>
+#include <variant>
 
 class QComboBox;
 class QLabel;
@@ -11,7 +12,35 @@ namespace sandpad {
 
 class CodeEditor;
 
-// One editor tab: a language selector and file label over a CodeEditor.
+// Where a tab's text came from, which decides what Save does with it.
+
+// Not saved anywhere yet: Save asks for a file.
+struct UntitledSource {
+    QString name;             // "Untitled 1", an example's file name, a recovered tab's title
+};
+
+// A file on disk: Save writes it.
+struct FileSource {
+    QString path;             // absolute
+};
+
+// A saved document, editable: Save appends a revision to it (not a file).
+struct DocumentSource {
+    QString documentId;
+    QString title;            // the document's title; its extension gives the language
+    QString headRevisionId;   // the revision the text is based on (updated after each save)
+};
+
+// One stored revision of a document, read-only: nothing is saved back to it.
+struct RevisionSource {
+    QString documentId;
+    QString title;            // the document's title
+    QString revisionId;
+};
+
+using EditorSource = std::variant<UntitledSource, FileSource, DocumentSource, RevisionSource>;
+
+// One editor tab: a language selector and a location label over a CodeEditor.
 class EditorPage : public QWidget {
     Q_OBJECT
 public:
@@ -21,25 +50,26 @@ public:
     Language language() const;
     void setLanguage(Language language);
 
-    QString filePath() const { return m_filePath; }
-    void setFilePath(const QString& path);
-    // The file name, or "Untitled N".
-    QString title() const;
+    const EditorSource& source() const { return m_source; }
+    // A file, document or revision title with a known extension also sets the language; a
+    // revision makes the editor read-only.
+    void setSource(EditorSource source);
+
+    // Read from source(), for the callers that ask one thing of it.
+    QString title() const;                // the file name, document title or untitled name
+    QString filePath() const;             // a file tab's path, else empty
+    QString documentId() const;           // a document's or a revision's, else empty
+    QString baseRevisionId() const;       // a document's head revision or the revision shown
+    bool isDocument() const { return std::holds_alternative<DocumentSource>(m_source); }
+    bool isReadOnlyRevision() const { return std::holds_alternative<RevisionSource>(m_source); }
+    // Untitled, unmodified and empty: what opening something replaces.
+    bool isBlank() const;
+
     bool isModified() const;
     void setModified(bool modified);
 
     // A stable id for the recovery journal (a UUID made at construction).
     QString tabId() const { return m_tabId; }
-    // Binds the tab to a saved document: Save appends a revision to it (not a file). The title
-    // (its extension gives the language) replaces the tab name; baseRevisionId is the revision
-    // the text was opened from (updated after each save).
-    void setDocument(const QString& documentId, const QString& title, const QString& baseRevisionId);
-    QString documentId() const { return m_documentId; }
-    QString baseRevisionId() const { return m_baseRevisionId; }
-    bool isDocument() const { return !m_documentId.isEmpty(); }
-    // Shows a stored revision read-only (with a visible "revision abc12345 (read-only)" label).
-    void setReadOnlyRevision(const QString& documentId, const QString& title, const QString& revisionId);
-    bool isReadOnlyRevision() const { return m_readOnly; }
     QString locationText() const; // the label over the editor (file path, document, revision)
 
 signals:
@@ -49,9 +79,8 @@ private:
     CodeEditor* m_editor;
     QComboBox* m_language;
     QLabel* m_path;
-    QString m_filePath, m_untitledName;
-    QString m_tabId, m_documentId, m_baseRevisionId;
-    bool m_readOnly = false;
+    EditorSource m_source;
+    QString m_tabId;
     void updateLocation();
 };
 

@@ -51,7 +51,7 @@ EditorPage* EditorTabs::openFile(const QString& path, QString* error)
     const QString text = QString::fromUtf8(file.readAll());
     const Language language = languageFromTitle(QFileInfo(path).fileName()).value_or(Language::Python);
     EditorPage* page = newTab(language, text, QFileInfo(path).fileName());
-    page->setFilePath(absolute);
+    page->setSource(FileSource{absolute});
     page->setModified(false);
     return page;
 }
@@ -73,7 +73,9 @@ bool EditorTabs::savePage(EditorPage* page, const QString& path, QString* error)
             *error = tr("Cannot save %1: %2").arg(target, file.errorString());
         return false;
     }
-    page->setFilePath(QFileInfo(target).absoluteFilePath());
+    // A stored revision stays what the tab shows: the file is a copy of it.
+    if (!page->isReadOnlyRevision())
+        page->setSource(FileSource{QFileInfo(target).absoluteFilePath()});
     page->setModified(false);
     return true;
 }
@@ -102,7 +104,10 @@ void EditorTabs::refreshTitle(EditorPage* page)
     const int index = indexOf(page);
     if (index < 0)
         return;
-    setTabText(index, page->isModified() ? page->title() + QStringLiteral(" •") : page->title());
+    // A revision's tab names it, as its title alone would look like the document's own tab.
+    const auto* revision = std::get_if<RevisionSource>(&page->source());
+    const QString label = revision ? tr("%1 @ %2").arg(page->title(), revision->revisionId.left(8)) : page->title();
+    setTabText(index, page->isModified() ? label + QStringLiteral(" •") : label);
     setTabToolTip(index, page->filePath().isEmpty() ? page->title() : page->filePath());
 }
 

@@ -20,7 +20,7 @@ public:
                        const QString& title = {});
     // Opens a file in a new tab (or focuses the tab that has it). Returns null with *error set.
     EditorPage* openFile(const QString& path, QString* error = nullptr);
-    // Writes the page to its file (or to path, which becomes its file).
+    // Writes the page to its file (or to path, which becomes its file; a revision tab stays one).
     bool savePage(EditorPage* page, const QString& path, QString* error = nullptr);
     // Closes without asking; callers check isModified() first.
     void closePage(int index);

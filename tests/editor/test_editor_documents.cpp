@@ -1,0 +1,277 @@
+// EditorDocuments: what replaces the blank tab, saving to files and documents, one editable tab
+// per document, read-only revision tabs, the discard prompt on close, renames, recovery.
+#include "documents/DocumentStore.h"
+#include "editor/CodeEditor.h"
+#include "editor/EditorDocuments.h"
+#include "editor/EditorPage.h"
+#include "editor/EditorTabs.h"
+#include "recovery/RecoveryJournal.h"
+#include "storage/Database.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <memory>
+
+using namespace sandpad;
+
+class TestEditorDocuments : public QObject {
+    Q_OBJECT
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<Database> m_db;
+    std::unique_ptr<DocumentStore> m_store;
+    std::unique_ptr<QWidget> m_window;
+    EditorTabs* m_tabs = nullptr;
+    EditorDocuments* m_docs = nullptr;
+    QList<EditorPage*> m_asked;                     // what the discard prompt was asked about
+    QMessageBox::StandardButton m_answer = QMessageBox::Cancel;
+
+    EditorPage* page() const { return m_tabs->currentPage(); }
+    static void type(EditorPage* page, const QString& text)
+    {
+        page->editor()->selectAll();
+        page->editor()->replaceSelectedText(text); // an edit, like typing (the tab is modified)
+    }
+    QString writeFile(const QString& name, const QByteArray& content) const
+    {
+        const QString path = m_dir->filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(content) != content.size())
+            return {};
+        return path;
+    }
+    QString readFile(const QString& path) const
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+    }
+
+private slots:
+    // A fresh window per test: one blank untitled tab, as the main window starts.
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dir->isValid());
+        m_db = std::make_unique<Database>(m_dir->path());
+        QVERIFY2(m_db->open(), qPrintable(m_db->error()));
+        m_store = std::make_unique<DocumentStore>(*m_db);
+        m_window = std::make_unique<QWidget>();
+        m_tabs = new EditorTabs(m_window.get());
+        m_docs = new EditorDocuments(m_tabs, m_store.get(), m_dir->path(), m_window.get());
+        m_asked.clear();
+        m_answer = QMessageBox::Cancel;
+        m_docs->setDiscardPrompt([this](EditorPage* asked) {
+            m_asked.append(asked);
+            return m_answer;
+        });
+        m_tabs->newTab();
+        QVERIFY(page()->isBlank());
+    }
+    void cleanup()
+    {
+        m_window.reset();
+        m_store.reset();
+        m_db.reset();
+        m_dir.reset();
+    }
+
+    void openingADocumentOrExampleReplacesTheBlankTab()
+    {
+        const auto doc = m_store->create(QStringLiteral("a.py"), QStringLiteral("x = 1\n"));
+        QVERIFY(doc);
+        EditorPage* opened = m_docs->openDocumentForEditing(doc->id, doc->title, QStringLiteral("x = 1\n"),
+                                                            doc->headRevisionId);
+        QCOMPARE(m_tabs->count(), 1);
+        QCOMPARE(page(), opened);
+        QVERIFY(!opened->isBlank()); // a document, even an empty one, is never replaced
+
+        m_tabs->newTab();
+        QVERIFY(m_docs->openExample(QStringLiteral("sine_wave")));
+        QCOMPARE(m_tabs->count(), 2); // the document and the example: the new blank tab went
+        QVERIFY(std::holds_alternative<UntitledSource>(page()->source()));
+        QVERIFY(!page()->isModified());
+    }
+
+    // Today's behaviour, kept: a file opens beside the blank tab (and focuses its tab when open).
+    void openingAFileKeepsTheBlankTabAndSavesToIt()
+    {
+        EditorPage* blank = page();
+        const QString path = writeFile(QStringLiteral("b.js"), "console.log(1)\n");
+        QVERIFY(!path.isEmpty());
+        EditorPage* opened = m_docs->openFile(path);
+        QVERIFY(opened);
+        QCOMPARE(m_tabs->count(), 2);
+        QCOMPARE(m_tabs->indexOf(blank), 0);
+        const auto* file = std::get_if<FileSource>(&opened->source());
+        QVERIFY(file);
+        QCOMPARE(file->path, QFileInfo(path).absoluteFilePath());
+        QCOMPARE(opened->title(), QStringLiteral("b.js"));
+        QCOMPARE(opened->language(), Language::JavaScript);
+        QCOMPARE(m_docs->openFile(path), opened);
+        QCOMPARE(m_tabs->count(), 2);
+
+        // Save writes the file (no dialog: it has one).
+        type(opened, QStringLiteral("console.log(2)\n"));
+        QVERIFY(m_docs->saveCurrent(false));
+        QVERIFY(!opened->isModified());
+        QCOMPARE(readFile(path), QStringLiteral("console.log(2)\n"));
+    }
+
+    void savingADocumentAppendsARevision()
+    {
+        type(page(), QStringLiteral("print('one')\n"));
+        QSignalSpy created(m_docs, &EditorDocuments::documentCreated);
+        QSignalSpy saved(m_docs, &EditorDocuments::documentSaved);
+        QVERIFY(m_docs->saveCurrentAsDocument(QStringLiteral("snippet.py")));
+        QCOMPARE(created.size(), 1);
+        const auto* first = std::get_if<DocumentSource>(&page()->source());
+        QVERIFY(first);
+        const QString docId = first->documentId;
+        const QString rev1 = first->headRevisionId;
+        QCOMPARE(first->title, QStringLiteral("snippet.py"));
+        QCOMPARE(created.first().first().toString(), docId);
+        QVERIFY(!page()->isModified());
+
+        type(page(), QStringLiteral("print('two')\n"));
+        QVERIFY(m_docs->saveCurrent(false));
+        QCOMPARE(saved.size(), 1);
+        QCOMPARE(saved.first().first().toString(), docId);
+        const auto* second = std::get_if<DocumentSource>(&page()->source());
+        QVERIFY(second);
+        QVERIFY(second->headRevisionId != rev1);
+        QCOMPARE(m_store->document(docId)->revisionCount, 2);
+        QCOMPARE(m_store->document(docId)->headRevisionId, second->headRevisionId);
+        QCOMPARE(m_store->revision(second->headRevisionId)->content, QStringLiteral("print('two')\n"));
+        QVERIFY(!page()->isModified());
+    }
+
+    void aDocumentOpensInOneEditableTab()
+    {
+        const auto doc = m_store->create(QStringLiteral("c.py"), QStringLiteral("c = 3\n"));
+        QVERIFY(doc);
+        EditorPage* first = m_docs->openDocumentForEditing(doc->id, doc->title, QStringLiteral("c = 3\n"),
+                                                           doc->headRevisionId);
+        m_tabs->newTab();
+        QCOMPARE(m_tabs->count(), 2);
+        EditorPage* again = m_docs->openDocumentForEditing(doc->id, doc->title, QStringLiteral("c = 3\n"),
+                                                           doc->headRevisionId);
+        QCOMPARE(again, first);
+        QCOMPARE(page(), first);
+        QCOMPARE(m_tabs->count(), 2);
+    }
+
+    void aRevisionTabIsReadOnly()
+    {
+        const auto doc = m_store->create(QStringLiteral("d.js"), QStringLiteral("let d = 1\n"));
+        QVERIFY(doc);
+        const QString rev = doc->headRevisionId;
+        // The dock's label as the title: the document's own title is used.
+        EditorPage* shown = m_docs->openRevisionReadOnly(doc->id, QStringLiteral("d.js @ #1"),
+                                                         QStringLiteral("let d = 1\n"), rev);
+        const auto* source = std::get_if<RevisionSource>(&shown->source());
+        QVERIFY(source);
+        QCOMPARE(source->documentId, doc->id);
+        QCOMPARE(source->revisionId, rev);
+        QCOMPARE(shown->title(), QStringLiteral("d.js"));
+        QCOMPARE(shown->language(), Language::JavaScript);
+        QVERIFY(shown->editor()->isReadOnly());
+        QCOMPARE(m_tabs->tabText(m_tabs->indexOf(shown)), QStringLiteral("d.js @ %1").arg(rev.left(8)));
+        QCOMPARE(m_tabs->count(), 2); // a revision is shown beside the blank tab, as before
+
+        QSignalSpy messages(m_docs, &EditorDocuments::statusMessage);
+        QVERIFY(!m_docs->saveCurrent(false)); // nothing is saved back to a revision
+        QCOMPARE(messages.size(), 1);
+        QCOMPARE(m_store->document(doc->id)->revisionCount, 1);
+        QCOMPARE(m_docs->openRevisionReadOnly(doc->id, doc->title, QStringLiteral("let d = 1\n"), rev), shown);
+        QCOMPARE(m_tabs->count(), 2);
+
+        // Written to a file, the tab still shows the revision (the file is a copy).
+        QString error;
+        QVERIFY2(m_tabs->savePage(shown, m_dir->filePath(QStringLiteral("copy.js")), &error), qPrintable(error));
+        QVERIFY(shown->isReadOnlyRevision());
+        QCOMPARE(readFile(m_dir->filePath(QStringLiteral("copy.js"))), QStringLiteral("let d = 1\n"));
+    }
+
+    void renamesReachOpenTabs()
+    {
+        const auto doc = m_store->create(QStringLiteral("e.py"), QStringLiteral("e = 5\n"));
+        QVERIFY(doc);
+        EditorPage* editable = m_docs->openDocumentForEditing(doc->id, doc->title, QStringLiteral("e = 5\n"),
+                                                              doc->headRevisionId);
+        EditorPage* revision = m_docs->openRevisionReadOnly(doc->id, doc->title, QStringLiteral("e = 5\n"),
+                                                            doc->headRevisionId);
+        QVERIFY(m_store->rename(doc->id, QStringLiteral("renamed.py")));
+        m_docs->applyDocumentTitles();
+        QCOMPARE(editable->title(), QStringLiteral("renamed.py"));
+        QVERIFY(editable->isDocument());
+        QCOMPARE(revision->title(), QStringLiteral("renamed.py"));
+        QVERIFY(revision->isReadOnlyRevision());
+        QCOMPARE(m_tabs->tabText(m_tabs->indexOf(revision)),
+                 QStringLiteral("renamed.py @ %1").arg(doc->headRevisionId.left(8)));
+    }
+
+    void closingUnsavedTextAsks()
+    {
+        EditorPage* clean = page();
+        m_tabs->newTab();
+        EditorPage* edited = page();
+        type(edited, QStringLiteral("unsaved = True\n"));
+        RecoveryJournal* journal = m_docs->journal();
+        QVERIFY(journal);
+        m_docs->flushJournal();
+        const QString journalFile = journal->filePathFor(edited->tabId());
+        QVERIFY(QFile::exists(journalFile));
+
+        // Cancel keeps the tab, and the window open.
+        m_answer = QMessageBox::Cancel;
+        m_docs->closeCurrentTab();
+        QCOMPARE(m_asked, QList<EditorPage*>{edited});
+        QCOMPARE(m_tabs->count(), 2);
+        QVERIFY(!m_docs->confirmCloseAll());
+        QCOMPARE(m_asked.size(), 2); // the clean tab is not asked about
+        QVERIFY(QFile::exists(journalFile));
+
+        // Discard closes it and forgets its journaled text.
+        m_answer = QMessageBox::Discard;
+        m_docs->closeTab(m_tabs->indexOf(edited));
+        QCOMPARE(m_asked.size(), 3);
+        QCOMPARE(m_tabs->count(), 1);
+        QCOMPARE(page(), clean);
+        QVERIFY(!QFile::exists(journalFile));
+        QVERIFY(m_docs->confirmCloseAll()); // nothing modified is left
+        QCOMPARE(m_asked.size(), 3);
+    }
+
+    void recoveredTextReplacesTheBlankTab()
+    {
+        const auto doc = m_store->create(QStringLiteral("f.py"), QStringLiteral("f = 1\n"));
+        QVERIFY(doc);
+        RecoveryJournal* journal = m_docs->journal();
+        RecoverySnapshot left;
+        left.tabId = QStringLiteral("crashed-tab");
+        left.title = doc->title;
+        left.language = QStringLiteral("python");
+        left.documentId = doc->id;
+        left.baseRevisionId = doc->headRevisionId;
+        left.text = QStringLiteral("f = 2  # typed before the crash\n");
+        journal->noteChanged(left.tabId, left);
+        QVERIFY(journal->flush());
+
+        m_docs->offerRecovery(true);
+        QCOMPARE(m_tabs->count(), 1);
+        const auto* source = std::get_if<DocumentSource>(&page()->source());
+        QVERIFY(source); // bound to its document again: Save appends a revision
+        QCOMPARE(source->documentId, doc->id);
+        QCOMPARE(source->headRevisionId, doc->headRevisionId);
+        QCOMPARE(page()->editor()->text(), left.text);
+        QVERIFY(page()->isModified());
+        const QList<RecoveryEntry> pending = journal->pending();
+        QCOMPARE(pending.size(), 1);
+        QCOMPARE(pending.first().tabId, page()->tabId()); // the old file went, the new tab's is there
+    }
+};
+
+QTEST_MAIN(TestEditorDocuments)
+#include "test_editor_documents.moc"

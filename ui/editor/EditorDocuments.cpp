@@ -1,0 +1,376 @@
+#include "editor/EditorDocuments.h"
+
+#include "documents/DocumentStore.h"
+#include "editor/CodeEditor.h"
+#include "editor/EditorPage.h"
+#include "editor/EditorTabs.h"
+#include "recovery/RecoveryDialog.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QPointer>
+
+namespace sandpad {
+
+EditorDocuments::EditorDocuments(EditorTabs* tabs, DocumentStore* documents, const QString& recoveryDir,
+                                 QWidget* window)
+    : QObject(window), m_tabs(tabs), m_documents(documents), m_window(window)
+{
+    if (!recoveryDir.isEmpty()) {
+        m_journal = new RecoveryJournal(recoveryDir, this);
+        connect(m_journal, &RecoveryJournal::writeFailed, this, [this](const QString&, const QString& error) {
+            // The text is still in the editor; the journal retries.
+            emit statusMessage(tr("Unsaved text cannot be written to the recovery journal: %1").arg(error), 10000);
+        });
+    }
+    connect(m_tabs, &EditorTabs::pageAdded, this, &EditorDocuments::watchPage);
+    connect(m_tabs, &EditorTabs::tabCloseRequested, this, &EditorDocuments::closeTab);
+    m_prompt = [this](EditorPage* page) {
+        return QMessageBox::question(m_window, tr("Unsaved changes"),
+                                     tr("%1 has unsaved changes. Save them?").arg(page->title()),
+                                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    };
+}
+
+// --- Files -------------------------------------------------------------------------------------
+
+void EditorDocuments::openFileWithDialog()
+{
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        m_window, tr("Open"), QString(), tr("Code (*.py *.js *.mjs *.cjs);;All files (*)"));
+    for (const QString& path : paths)
+        openFile(path);
+}
+
+EditorPage* EditorDocuments::openFile(const QString& path)
+{
+    QString error;
+    EditorPage* page = m_tabs->openFile(path, &error);
+    if (!page)
+        QMessageBox::warning(m_window, tr("Open"), error);
+    return page;
+}
+
+bool EditorDocuments::saveCurrent(bool askPath)
+{
+    EditorPage* page = m_tabs->currentPage();
+    if (!page)
+        return false;
+    if (page->isReadOnlyRevision()) {
+        if (!askPath) {
+            emit statusMessage(tr("A stored revision is read-only: open the head to edit it."), 5000);
+            return false;
+        }
+    } else if (page->isDocument() && !askPath) {
+        return saveToDocument(page);
+    }
+    QString path = page->filePath();
+    if (askPath || path.isEmpty()) {
+        const QString suggested = page->title().contains(QLatin1Char('.'))
+                                      ? page->title()
+                                      : page->title() + (page->language() == Language::Python ? QStringLiteral(".py")
+                                                                                             : QStringLiteral(".js"));
+        path = QFileDialog::getSaveFileName(m_window, tr("Save As"), suggested,
+                                            tr("Python (*.py);;JavaScript (*.js *.mjs);;All files (*)"));
+        if (path.isEmpty())
+            return false;
+    }
+    QString error;
+    if (!m_tabs->savePage(page, path, &error)) {
+        QMessageBox::warning(m_window, tr("Save"), error);
+        return false;
+    }
+    if (page->isReadOnlyRevision()) // the tab stays the revision: say where the copy went
+        emit statusMessage(tr("Saved a copy of revision %1 as %2")
+                               .arg(page->baseRevisionId().left(8), QDir::toNativeSeparators(path)), 5000);
+    return true;
+}
+
+// --- Saved documents ---------------------------------------------------------------------------
+
+EditorPage* EditorDocuments::openDocumentForEditing(const QString& documentId, const QString& title,
+                                                    const QString& content, const QString& headRevisionId)
+{
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        EditorPage* page = m_tabs->page(i);
+        if (page && page->isDocument() && page->documentId() == documentId) {
+            m_tabs->setCurrentIndex(i); // already open: never two editable copies of one document
+            return page;
+        }
+    }
+    EditorPage* blank = blankCurrentPage();
+    const Language language = languageFromTitle(title).value_or(Language::Python);
+    EditorPage* page = m_tabs->newTab(language, content, title);
+    page->setSource(DocumentSource{documentId, title, headRevisionId});
+    page->setModified(false);
+    closeBlank(blank);
+    return page;
+}
+
+EditorPage* EditorDocuments::openRevisionReadOnly(const QString& documentId, const QString& title,
+                                                  const QString& content, const QString& revisionId)
+{
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        EditorPage* page = m_tabs->page(i);
+        if (page && page->isReadOnlyRevision() && page->baseRevisionId() == revisionId) {
+            m_tabs->setCurrentIndex(i);
+            return page;
+        }
+    }
+    // The browser's title may be a label ("x.py @ #1 (…)"): the document's own title gives the language.
+    QString docTitle = title;
+    if (m_documents)
+        if (const auto doc = m_documents->document(documentId))
+            docTitle = doc->title;
+    const Language language = languageFromTitle(docTitle).value_or(Language::Python);
+    EditorPage* page = m_tabs->newTab(language, content, docTitle);
+    page->setSource(RevisionSource{documentId, docTitle, revisionId}); // the tab reads "title @ revision"
+    page->setModified(false);
+    return page;
+}
+
+bool EditorDocuments::saveToDocument(EditorPage* page)
+{
+    const auto revision = m_documents ? m_documents->save(page->documentId(), page->editor()->text()) : std::nullopt;
+    if (!revision) {
+        // The text stays in the editor (and in the recovery journal) until a save succeeds.
+        const QString why = m_documents ? m_documents->lastError() : tr("no workspace is open");
+        emit statusMessage(tr("Save failed: %1").arg(why), 10000);
+        QMessageBox::warning(m_window, tr("Save"),
+                             tr("%1 could not be saved: %2\n\nYour text is still in the editor.").arg(page->title(), why));
+        return false;
+    }
+    page->setSource(DocumentSource{page->documentId(), page->title(), revision->id});
+    page->setModified(false);
+    emit statusMessage(tr("Saved %1 as revision %2").arg(page->title(), revision->id.left(8)), 5000);
+    emit documentSaved(page->documentId());
+    return true;
+}
+
+bool EditorDocuments::saveCurrentAsDocument(const QString& rawTitle)
+{
+    EditorPage* page = m_tabs->currentPage();
+    QString title = rawTitle.trimmed();
+    if (!page || !m_documents || title.isEmpty())
+        return false;
+    if (!languageFromTitle(title)) // no (known) extension: the tab's language gives one
+        title += page->language() == Language::JavaScript ? QStringLiteral(".js") : QStringLiteral(".py");
+    const auto doc = m_documents->create(title, page->editor()->text());
+    if (!doc) {
+        emit statusMessage(tr("Save failed: %1").arg(m_documents->lastError()), 10000);
+        QMessageBox::warning(m_window, tr("Save as Document"),
+                             tr("The document could not be created: %1\n\nYour text is still in the editor.")
+                                 .arg(m_documents->lastError()));
+        return false;
+    }
+    if (page->isReadOnlyRevision()) {
+        // A copy of a stored revision becomes a new document in its own editable tab.
+        openDocumentForEditing(doc->id, doc->title, page->editor()->text(), doc->headRevisionId);
+    } else {
+        page->setSource(DocumentSource{doc->id, doc->title, doc->headRevisionId});
+        page->setModified(false);
+    }
+    emit statusMessage(tr("Saved %1 as a document").arg(doc->title), 5000);
+    emit documentCreated(doc->id);
+    return true;
+}
+
+void EditorDocuments::saveAsDocumentInteractive()
+{
+    EditorPage* page = m_tabs->currentPage();
+    if (!page || !m_documents)
+        return;
+    QString suggested = page->title();
+    if (!languageFromTitle(suggested))
+        suggested = suggested.toLower().replace(QLatin1Char(' '), QLatin1Char('_'))
+                    + (page->language() == Language::JavaScript ? QStringLiteral(".js") : QStringLiteral(".py"));
+    bool ok = false;
+    const QString title = QInputDialog::getText(m_window, tr("Save as Document"),
+                                                tr("Title (.py, .js or .mjs decides the language):"),
+                                                QLineEdit::Normal, suggested, &ok);
+    if (ok && !title.trimmed().isEmpty())
+        saveCurrentAsDocument(title);
+}
+
+void EditorDocuments::applyDocumentTitles()
+{
+    if (!m_documents)
+        return;
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        EditorPage* page = m_tabs->page(i);
+        if (!page || page->documentId().isEmpty())
+            continue;
+        const auto doc = m_documents->document(page->documentId());
+        if (!doc || doc->title == page->title())
+            continue;
+        EditorSource source = page->source();
+        if (auto* d = std::get_if<DocumentSource>(&source))
+            d->title = doc->title;
+        else if (auto* r = std::get_if<RevisionSource>(&source))
+            r->title = doc->title;
+        page->setSource(std::move(source));
+    }
+}
+
+// --- Examples ----------------------------------------------------------------------------------
+
+void EditorDocuments::openExample(const Example& example)
+{
+    EditorPage* blank = blankCurrentPage();
+    EditorPage* page = m_tabs->newTab(example.language, example.code(), example.fileName);
+    page->setModified(false);
+    closeBlank(blank);
+}
+
+bool EditorDocuments::openExample(const QString& name)
+{
+    const auto example = ExampleLibrary::find(name);
+    if (!example)
+        return false;
+    openExample(*example);
+    return true;
+}
+
+// --- Closing -----------------------------------------------------------------------------------
+
+bool EditorDocuments::confirmDiscard(EditorPage* page)
+{
+    if (!page || !page->isModified())
+        return true;
+    m_tabs->setCurrentWidget(page);
+    const QMessageBox::StandardButton answer = m_prompt(page);
+    if (answer == QMessageBox::Cancel)
+        return false;
+    if (answer == QMessageBox::Save)
+        return saveCurrent(false);
+    return true;
+}
+
+void EditorDocuments::closeCurrentTab()
+{
+    const int index = m_tabs->currentIndex();
+    if (index >= 0)
+        closeTab(index);
+}
+
+void EditorDocuments::closeTab(int index)
+{
+    if (confirmDiscard(m_tabs->page(index)))
+        closePageAt(index);
+}
+
+void EditorDocuments::closePageAt(int index)
+{
+    if (EditorPage* page = m_tabs->page(index); page && m_journal)
+        m_journal->discard(page->tabId()); // closed on purpose: its text is saved or discarded
+    m_tabs->closePage(index);
+}
+
+EditorPage* EditorDocuments::blankCurrentPage() const
+{
+    EditorPage* page = m_tabs->currentPage();
+    return page && page->isBlank() ? page : nullptr;
+}
+
+void EditorDocuments::closeBlank(EditorPage* blank)
+{
+    // An untouched empty tab is replaced rather than left behind.
+    if (blank)
+        closePageAt(m_tabs->indexOf(blank));
+}
+
+bool EditorDocuments::confirmCloseAll()
+{
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (!confirmDiscard(m_tabs->page(i)))
+            return false;
+    return true;
+}
+
+void EditorDocuments::forgetJournal()
+{
+    if (!m_journal)
+        return;
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (EditorPage* page = m_tabs->page(i))
+            m_journal->discard(page->tabId());
+}
+
+void EditorDocuments::flushJournal()
+{
+    if (m_journal)
+        m_journal->flush();
+}
+
+// --- Recovery ----------------------------------------------------------------------------------
+
+void EditorDocuments::watchPage(EditorPage* page)
+{
+    if (!m_journal)
+        return;
+    QPointer<EditorPage> guard(page);
+    const QString tabId = page->tabId();
+    // The text is read when the journal writes (not on every keystroke); the journal is flushed
+    // or told to discard before a tab goes away, so the page is alive then.
+    const RecoveryJournal::SnapshotFn snapshot = [guard] {
+        RecoverySnapshot s;
+        if (!guard)
+            return s;
+        s.title = guard->title();
+        s.language = languageName(guard->language());
+        s.documentId = guard->documentId();
+        s.baseRevisionId = guard->baseRevisionId();
+        s.text = guard->editor()->text();
+        return s;
+    };
+    connect(page->editor(), &QsciScintilla::textChanged, m_journal, [this, guard, tabId, snapshot] {
+        if (guard && guard->isModified() && !guard->isReadOnlyRevision())
+            m_journal->noteChanged(tabId, snapshot);
+    });
+    connect(page->editor(), &QsciScintilla::modificationChanged, m_journal, [this, tabId](bool modified) {
+        if (!modified)
+            m_journal->discard(tabId); // saved (or undone back to the saved text)
+    });
+}
+
+void EditorDocuments::offerRecovery(bool restoreAll)
+{
+    if (!m_journal)
+        return;
+    const QList<RecoveryEntry> entries = restoreAll ? m_journal->pending() : RecoveryDialog::offer(*m_journal, m_window);
+    restoreRecovered(entries);
+}
+
+QList<EditorPage*> EditorDocuments::restoreRecovered(const QList<RecoveryEntry>& entries)
+{
+    QList<EditorPage*> pages;
+    for (const RecoveryEntry& entry : entries) {
+        if (!entry.isValid())
+            continue;
+        const RecoverySnapshot& s = *entry.snapshot;
+        EditorPage* blank = blankCurrentPage();
+        const Language language = languageFromName(s.language).value_or(languageFromTitle(s.title).value_or(Language::Python));
+        EditorPage* page = m_tabs->newTab(language, {}, s.title);
+        // Bound again to its document when that still exists here (Save then appends a revision).
+        if (!s.documentId.isEmpty() && m_documents && m_documents->document(s.documentId))
+            page->setSource(DocumentSource{s.documentId, s.title, s.baseRevisionId});
+        page->editor()->setText(s.text); // modified: journaled under the new tab at once
+        page->setModified(true);
+        page->editor()->updateCellSeparators();
+        if (m_journal) {
+            RecoverySnapshot again = s;
+            again.tabId = page->tabId();
+            m_journal->noteChanged(page->tabId(), again);
+            if (m_journal->flush(page->tabId()))
+                m_journal->discardEntry(entry); // the old file goes only once the new one is written
+        }
+        closeBlank(blank);
+        pages.append(page);
+    }
+    if (!pages.isEmpty())
+        emit statusMessage(tr("Restored %n unsaved tab(s)", nullptr, int(pages.size())), 8000);
+    return pages;
+}
+
+} // namespace sandpad

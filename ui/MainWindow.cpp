@@ -50,7 +50,6 @@ MainWindow::MainWindow(const MainWindowServices& services, QWidget* parent)
     buildDocumentsDock();
     m_runs = new RunController(services.executor, m_notebook, this);
     m_runs->setHistory(services.history, services.saveRunsToHistory);
-    m_runs->setDeadlineSeconds(services.deadlineSeconds);
     connectActions();
 
     m_status->setProvider(services.providerName);

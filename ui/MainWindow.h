@@ -43,7 +43,6 @@ struct MainWindowServices {
     CreditsAccount* credits = nullptr;
     QString providerName;                              // shown in the status bar
     std::function<ValidationReport()> validate;        // blocking; called on a worker thread
-    int deadlineSeconds = 300;
     std::function<void(QWidget* parent)> openSettings; // the settings dialog (ui/settings)
     std::function<void(QWidget* parent)> openUsage;    // the usage view (ui/usage)
     DocumentStore* documents = nullptr;                // saved documents (the Documents dock)

@@ -5,7 +5,6 @@
 #include "engine/Executor.h"
 #include "providers/ProviderError.h"
 #include "providers/ProviderRegistry.h"
-#include "providers/local/LocalProvider.h"
 #include "settings/SecretStore.h"
 #include "settings/SettingsDialog.h"
 
@@ -32,44 +31,46 @@ std::function<ValidationReport()> validatorFor(std::shared_ptr<SandboxProvider> 
     };
 }
 
+std::function<ValidationReport()> validatorFor(const Workspace& workspace)
+{
+    return validatorFor(workspace.provider(), workspace.error());
+}
+
 void openSettings(Workspace& workspace, QWidget* parent)
 {
     SettingsDialog dialog(parent);
-    dialog.setSettings(workspace.settings());
+    // The stored settings, never the effective ones: OK must not store an environment override.
+    dialog.setSettings(workspace.storedSettings());
     dialog.setCredits(workspace.credits().enabled(), workspace.credits().balanceMicros());
     dialog.setTopUpHandler([&workspace](qint64 micros) {
         workspace.credits().topUp(micros);
         return workspace.credits().balanceMicros();
     });
-    dialog.setValidator([settings = workspace.settings()](const QString& name) mutable {
-        settings.provider = name;
+    // The form's provider and values as they are now, with the secrets typed there.
+    dialog.setValidator([](AppSettings form, const QHash<QString, QString>& secrets) {
+        form.sanitize();
         try {
-            if (auto provider = ProviderRegistry::create(settings))
+            if (auto provider = ProviderRegistry::create(form, secrets))
                 return provider->validate();
         } catch (const ProviderError& e) {
-            return refusal(name, e.message());
+            return refusal(form.provider, e.message());
         }
-        return refusal(name, QStringLiteral("no provider selected"));
+        return refusal(form.provider, QStringLiteral("no provider selected"));
     });
     dialog.setSecretSaver([](const QString& key, const QString& value) {
         const SecretStore store;
-        value.isEmpty() ? store.deleteSecret(key) : store.writeSecret(key, value);
+        if (value.isEmpty()) {
+            // Forgetting fails only where nothing could have been stored (no keychain).
+            store.deleteSecret(key);
+            return QString();
+        }
+        const SecretStore::Result stored = store.writeSecret(key, value);
+        return stored.ok ? QString() : stored.error;
     });
     if (dialog.exec() != QDialog::Accepted)
         return;
     workspace.credits().setEnabled(dialog.creditsEnabled());
-    AppSettings settings = dialog.settings();
-    settings.sanitize();
-    settings.save();
-    settings.applyEnvironment();
-    drainSandboxPool(workspace); // idle sandboxes were started with the old settings
-    workspace.applySettings(settings);
-    startSandboxPool(workspace);
-    if (auto* window = qobject_cast<MainWindow*>(parent)) {
-        const auto provider = workspace.provider();
-        window->setProvider(provider ? provider->name() : QStringLiteral("none"),
-                            validatorFor(provider, workspace.error()));
-    }
+    workspace.saveSettings(dialog.settings()); // a provider problem shows in the status bar
 }
 
 } // namespace
@@ -100,19 +101,11 @@ std::unique_ptr<Workspace> openWorkspaceInteractive(QString dir, QWidget* parent
     }
 }
 
-void startSandboxPool(Workspace& workspace)
+void followSettings(Workspace& workspace, MainWindow& window)
 {
-    if (auto local = std::dynamic_pointer_cast<LocalProvider>(workspace.provider())) {
-        local->setPoolSize(workspace.settings().poolSize);
-        if (workspace.settings().poolSize > 0)
-            local->startPool();
-    }
-}
-
-void drainSandboxPool(Workspace& workspace)
-{
-    if (auto local = std::dynamic_pointer_cast<LocalProvider>(workspace.provider()))
-        local->drainPool();
+    QObject::connect(&workspace, &Workspace::settingsChanged, &window, [&workspace, &window] {
+        window.setProvider(workspace.providerName(), validatorFor(workspace));
+    });
 }
 
 MainWindowServices workspaceServices(Workspace& workspace)
@@ -122,10 +115,8 @@ MainWindowServices workspaceServices(Workspace& workspace)
     services.history = &workspace.history();
     services.ledger = &workspace.ledger();
     services.credits = &workspace.credits();
-    const auto provider = workspace.provider();
-    services.providerName = provider ? provider->name() : QStringLiteral("none");
-    services.validate = validatorFor(provider, workspace.error());
-    services.deadlineSeconds = workspace.settings().deadlineSeconds;
+    services.providerName = workspace.providerName();
+    services.validate = validatorFor(workspace);
     services.openSettings = [&workspace](QWidget* parent) { openSettings(workspace, parent); };
     services.documents = &workspace.documents();
     services.recoveryDir = workspace.dataDir();

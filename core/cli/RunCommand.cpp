@@ -1,9 +1,11 @@
 #include "cli/RunCommand.h"
 
 #include "accounting/CreditsAccount.h"
+#include "accounting/Money.h"
 #include "accounting/UsageLedger.h"
 #include "cli/TerminalText.h"
 #include "documents/DocumentStore.h"
+#include "engine/Deadline.h"
 #include "engine/ExecutionRequest.h"
 #include "engine/Executor.h"
 #include "providers/ProviderRegistry.h"
@@ -21,6 +23,7 @@
 #include <QTextStream>
 
 #include <cstdio>
+#include <optional>
 #include <unistd.h>
 
 namespace sandpad {
@@ -108,11 +111,6 @@ void printRunJson(const ExecutionResult& result)
     std::fflush(stdout);
 }
 
-QString money(qint64 micros)
-{
-    return QStringLiteral("$%1").arg(double(micros) / 1e6, 0, 'f', 2);
-}
-
 QString isoTime(const QDateTime& t)
 {
     return t.toUTC().toString(Qt::ISODate);
@@ -168,9 +166,9 @@ int RunCommand::exec(const QStringList& arguments)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The snippet to run, or - for standard input."));
-    const QCommandLineOption providerOpt(QStringLiteral("provider"), QStringLiteral("none|local|vercel|daytona|command"), QStringLiteral("NAME"));
+    const QCommandLineOption providerOpt(QStringLiteral("provider"), ProviderRegistry::names().join(u'|'), QStringLiteral("NAME"));
     const QCommandLineOption languageOpt(QStringLiteral("language"), QStringLiteral("python|javascript (default: from FILE's extension, else python)"), QStringLiteral("LANG"));
-    const QCommandLineOption timeoutOpt(QStringLiteral("timeout"), QStringLiteral("Deadline in seconds (at most 300)."), QStringLiteral("SECONDS"));
+    const QCommandLineOption timeoutOpt(QStringLiteral("timeout"), QStringLiteral("Deadline in seconds (at most %1).").arg(Deadline::kMaxSeconds), QStringLiteral("SECONDS"));
     const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Print one JSON object (or array) on stdout."));
     const QCommandLineOption dataDirOpt(QStringLiteral("data-dir"), QStringLiteral("The workspace folder (default: $SANDPAD_DATA_DIR or the app data folder)."), QStringLiteral("DIR"));
     const QCommandLineOption validateOpt(QStringLiteral("validate"), QStringLiteral("Print the provider's validation report."));
@@ -196,22 +194,22 @@ int RunCommand::exec(const QStringList& arguments)
     }
     m_json = parser.isSet(jsonOpt);
 
-    AppSettings settings = AppSettings::load();
-    settings.applyEnvironment();
+    // Flags override the settings for this run only (the Workspace never stores them).
+    std::optional<QString> providerFlag;
+    std::optional<int> timeoutFlag;
     if (parser.isSet(providerOpt)) {
-        settings.provider = parser.value(providerOpt).trimmed().toLower();
-        if (!ProviderRegistry::names().contains(settings.provider))
-            return usageError(QStringLiteral("unknown provider \"%1\" (none, local, vercel, daytona, command)").arg(settings.provider));
+        providerFlag = parser.value(providerOpt).trimmed().toLower();
+        if (!ProviderRegistry::names().contains(*providerFlag))
+            return usageError(QStringLiteral("unknown provider \"%1\" (%2)")
+                                  .arg(*providerFlag, ProviderRegistry::names().join(QStringLiteral(", "))));
     }
     if (parser.isSet(timeoutOpt)) {
         bool ok = false;
         const int seconds = parser.value(timeoutOpt).toInt(&ok);
-        if (!ok || seconds < 1 || seconds > 300)
-            return usageError(QStringLiteral("--timeout must be a whole number of seconds from 1 to 300"));
-        settings.deadlineSeconds = seconds;
+        if (!ok || seconds < 1 || seconds > Deadline::kMaxSeconds)
+            return usageError(QStringLiteral("--timeout must be a whole number of seconds from 1 to %1").arg(Deadline::kMaxSeconds));
+        timeoutFlag = seconds;
     }
-    for (const QString& note : settings.sanitize())
-        writeErr(QStringLiteral("sandpad-run: %1\n").arg(note));
 
     const QStringList positional = parser.positionalArguments();
     const bool wantsRun = !positional.isEmpty();
@@ -228,7 +226,16 @@ int RunCommand::exec(const QStringList& arguments)
         writeErr(QStringLiteral("sandpad-run: cannot open the workspace %1: %2\n").arg(workspace.dataDir(), workspace.error()));
         return InfrastructureError;
     }
-    const bool providerOk = workspace.applySettings(settings);
+    workspace.setOverrides([providerFlag, timeoutFlag](AppSettings& s) {
+        if (providerFlag)
+            s.provider = *providerFlag;
+        if (timeoutFlag)
+            s.deadlineSeconds = *timeoutFlag;
+    });
+    const bool providerOk = workspace.loadSettings();
+    for (const QString& note : workspace.settingsNotes())
+        writeErr(QStringLiteral("sandpad-run: %1\n").arg(note));
+    const AppSettings& settings = workspace.effectiveSettings();
 
     // --- Provider validation.
     if (parser.isSet(validateOpt)) {
@@ -284,11 +291,11 @@ int RunCommand::exec(const QStringList& arguments)
             QList<QStringList> rows;
             for (const auto& e : entries)
                 rows << QStringList{isoTime(e.time), e.source == u"document" ? QStringLiteral("%1@%2").arg(e.title, e.revisionId.left(8)) : e.title,
-                                    e.provider, e.status, money(e.costMicros), e.reason};
+                                    e.provider, e.status, formatMoney(e.costMicros), e.reason};
             writeOut(table({QStringLiteral("TIME"), QStringLiteral("SOURCE"), QStringLiteral("PROVIDER"), QStringLiteral("STATUS"),
                             QStringLiteral("COST"), QStringLiteral("REASON")}, rows));
-            writeOut(QStringLiteral("%1 runs, total %2 recorded").arg(entries.size()).arg(money(ledger.totalMicros())));
-            writeOut(credits.enabled() ? QStringLiteral("; credits balance %1\n").arg(money(credits.balanceMicros()))
+            writeOut(QStringLiteral("%1 runs, total %2 recorded").arg(entries.size()).arg(formatMoney(ledger.totalMicros())));
+            writeOut(credits.enabled() ? QStringLiteral("; credits balance %1\n").arg(formatMoney(credits.balanceMicros()))
                                        : QStringLiteral("; credits off (nothing debited)\n"));
         }
         return Ok;
@@ -410,7 +417,6 @@ int RunCommand::exec(const QStringList& arguments)
     } else {
         return usageError(QStringLiteral("nothing to do: give a FILE (or - for standard input), --document, --validate or --usage"));
     }
-    request.deadlineSeconds = settings.deadlineSeconds;
 
     if (!providerOk && !m_json)
         writeErr(QStringLiteral("sandpad-run: %1\n").arg(workspace.error()));
@@ -469,7 +475,7 @@ int RunCommand::exec(const QStringList& arguments)
     QString status = QStringLiteral("[%1] %2 on %3 in %4 ms, cost %5")
                          .arg(runStatusName(result.status), languageName(result.language), result.provider)
                          .arg(result.durationMs)
-                         .arg(money(result.costMicros));
+                         .arg(formatMoney(result.costMicros));
     if (!result.reason.isEmpty() && result.costMicros == 0)
         status += QStringLiteral(" (%1)").arg(result.reason);
     writeErr(status + u'\n');

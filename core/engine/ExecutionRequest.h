@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/Deadline.h"
 #include "runtime/Language.h"
 
 #include <QString>
@@ -23,7 +24,9 @@ struct SavedRevisionRef {
 
 struct ExecutionRequest {
     std::variant<AdHocSource, SavedRevisionRef> source;
-    int deadlineSeconds = 300;      // clamped to [1, 300]
+    // This run's own cap, clamped to [1, Deadline::kMaxSeconds]; the Executor's config (the
+    // settings) bounds it, so the default leaves the decision to the settings.
+    int deadlineSeconds = Deadline::kMaxSeconds;
 
     static ExecutionRequest adHoc(Language language, const QString& code, const QString& title = {});
     static ExecutionRequest savedRevision(const QString& documentId, const QString& revisionId = {});

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/Deadline.h"
 #include "engine/ExecutionRequest.h"
 #include "engine/ExecutionResult.h"
 #include "providers/Sandbox.h"
@@ -21,7 +22,7 @@ class RunHandle;
 
 // Settings the Executor applies to every run (from the user's settings, flags and environment).
 struct ExecutorConfig {
-    int deadlineSeconds = 300;          // upper bound for every request; clamped to [1, 300]
+    int deadlineSeconds = Deadline::kDefaultSeconds; // bounds every request; clamped to [1, Deadline::kMaxSeconds]
     qint64 keepBytesPerStream = 4 << 20;// what a result keeps of stdout and of stderr
     SandboxOptions sandbox;             // network, memory, pip wheels (language set per run)
 };

@@ -11,12 +11,16 @@
 namespace sandpad {
 
 namespace {
-// A secret from the environment when set there (the variable wins), else from the OS keychain.
-QString secret(const QString& fromEnvironment, const QString& keychainKey)
+// A secret from the environment when set there (the variable wins), else the one given (typed in
+// Settings, not yet stored), else from the OS keychain, where Settings stores it under the
+// variable's name.
+QString secret(const QString& fromEnvironment, const QString& variable, const QHash<QString, QString>& given)
 {
     if (!fromEnvironment.isEmpty())
         return fromEnvironment;
-    const SecretStore::Result stored = SecretStore().readSecret(keychainKey);
+    if (const auto it = given.constFind(variable); it != given.cend())
+        return *it;
+    const SecretStore::Result stored = SecretStore().readSecret(variable);
     return stored.ok ? stored.value : QString();
 }
 
@@ -49,7 +53,17 @@ QString ProviderRegistry::displayName(const QString& name)
     return name;
 }
 
-std::shared_ptr<SandboxProvider> ProviderRegistry::create(const AppSettings& settings)
+QStringList ProviderRegistry::secretVariables(const QString& name)
+{
+    if (name == u"vercel")
+        return {QStringLiteral("VERCEL_TOKEN"), QStringLiteral("VERCEL_OIDC_TOKEN")};
+    if (name == u"daytona")
+        return {QStringLiteral("DAYTONA_API_KEY")};
+    return {};
+}
+
+std::shared_ptr<SandboxProvider> ProviderRegistry::create(const AppSettings& settings,
+                                                          const QHash<QString, QString>& secrets)
 {
     const QString& name = settings.provider;
     if (name == u"none")
@@ -60,18 +74,7 @@ std::shared_ptr<SandboxProvider> ProviderRegistry::create(const AppSettings& set
             options.python = settings.pythonPath;
         if (!settings.nodePath.isEmpty())
             options.node = settings.nodePath;
-        auto provider = std::make_shared<LocalProvider>(options);
-        // The pool is sized here but started only by a long-lived caller (the GUI, after its window
-        // is shown): a one-shot CLI run would pay for a pre-started sandbox it never uses.
-        SandboxOptions poolOptions;
-        poolOptions.allowNetwork = settings.allowNetwork;
-        poolOptions.memoryLimitMb = settings.memoryLimitMb;
-        poolOptions.pipWheelDir = settings.pipWheelDir;
-        poolOptions.pipIndexUrl = settings.pipIndexUrl;
-        poolOptions.deadlineSeconds = settings.deadlineSeconds;
-        provider->setPoolOptions(poolOptions);
-        provider->setPoolSize(settings.poolSize);
-        return provider;
+        return std::make_shared<LocalProvider>(options);
     }
     if (name == u"vercel") {
         VercelConfig config = VercelConfig::fromEnvironment();
@@ -79,9 +82,9 @@ std::shared_ptr<SandboxProvider> ProviderRegistry::create(const AppSettings& set
             config.apiUrl = settings.vercelApiUrl;
         fillIfEmpty(config.teamId, settings.vercelTeamId);
         fillIfEmpty(config.projectId, settings.vercelProjectId);
-        config.token = secret(config.token, QStringLiteral("vercel/token"));
+        config.token = secret(config.token, QStringLiteral("VERCEL_TOKEN"), secrets);
         if (config.token.isEmpty())
-            config.oidcToken = secret(config.oidcToken, QStringLiteral("vercel/oidcToken"));
+            config.oidcToken = secret(config.oidcToken, QStringLiteral("VERCEL_OIDC_TOKEN"), secrets);
         return std::make_shared<VercelProvider>(config);
     }
     if (name == u"daytona") {
@@ -89,7 +92,7 @@ std::shared_ptr<SandboxProvider> ProviderRegistry::create(const AppSettings& set
         if (qEnvironmentVariableIsEmpty("DAYTONA_API_URL") && !settings.daytonaApiUrl.isEmpty())
             config.apiUrl = settings.daytonaApiUrl;
         fillIfEmpty(config.organizationId, settings.daytonaOrganizationId);
-        config.apiKey = secret(config.apiKey, QStringLiteral("daytona/apiKey"));
+        config.apiKey = secret(config.apiKey, QStringLiteral("DAYTONA_API_KEY"), secrets);
         return std::make_shared<DaytonaProvider>(config);
     }
     if (name == u"command") {

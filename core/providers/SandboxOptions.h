@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/Deadline.h"
 #include "runtime/Language.h"
 
 #include <QString>
@@ -9,7 +10,7 @@ namespace sandpad {
 // What a sandbox is created with (from the user's settings and the request).
 struct SandboxOptions {
     Language language = Language::Python;
-    int deadlineSeconds = 300;
+    int deadlineSeconds = Deadline::kDefaultSeconds;
     bool allowNetwork = false;
     qint64 memoryLimitMb = 1024;
     QString pipWheelDir;            // a local folder of wheels for offline `!pip install`

@@ -10,7 +10,6 @@ namespace sandpad {
 
 class RunControl;
 
-
 // The contract a sandbox provider implements (see docs/providers.md in this repository).
 // Implementations are used from worker threads; create() may block.
 class SandboxProvider {
@@ -23,6 +22,13 @@ public:
     virtual ValidationReport validate() = 0;
     // A fresh sandbox for one run. Throws ProviderError.
     virtual std::unique_ptr<Sandbox> create(const SandboxOptions& options, RunControl& control) = 0;
+
+    // Pre-started sandboxes, for providers that keep some (the local one); no-ops otherwise.
+    // The Workspace drives them as settings change. Thread-safe, non-blocking.
+    virtual void setPoolOptions(const SandboxOptions& /*options*/) {} // what pooled ones start with
+    virtual void setPoolSize(int /*perLanguage*/) {}                  // 0: off (drains)
+    virtual void startPool() {} // starts filling in the background (never during start-up)
+    virtual void drainPool() {} // drops idle pre-started sandboxes; refills if started
 };
 
 } // namespace sandpad

@@ -7,8 +7,6 @@
 namespace sandpad {
 
 namespace {
-const QStringList kProviders = {QStringLiteral("none"), QStringLiteral("local"), QStringLiteral("vercel"),
-                                QStringLiteral("daytona"), QStringLiteral("command")};
 const QStringList kThemes = {QStringLiteral("system"), QStringLiteral("light"), QStringLiteral("dark")};
 }
 
@@ -79,13 +77,10 @@ QStringList AppSettings::sanitize()
 {
     QStringList notes;
     provider = provider.trimmed().toLower();
-    if (!kProviders.contains(provider)) {
-        notes << QStringLiteral("unknown provider \"%1\" in settings; using the local sandbox").arg(provider);
-        provider = QStringLiteral("local");
-    }
-    const int deadline = std::clamp(deadlineSeconds, 1, 300);
+    const int deadline = Deadline::clampSeconds(deadlineSeconds);
     if (deadline != deadlineSeconds) {
-        notes << QStringLiteral("deadline %1 s is out of range (1-300); using %2 s").arg(deadlineSeconds).arg(deadline);
+        notes << QStringLiteral("deadline %1 s is out of range (1-%2); using %3 s")
+                     .arg(deadlineSeconds).arg(Deadline::kMaxSeconds).arg(deadline);
         deadlineSeconds = deadline;
     }
     const qint64 memory = std::clamp<qint64>(memoryLimitMb, 128, 65536);

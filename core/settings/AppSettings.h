@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/Deadline.h"
+
 #include <QString>
 
 class QSettings;
@@ -7,10 +9,11 @@ class QSettings;
 namespace sandpad {
 
 // The user's settings (QSettings in the platform's config location), shared by the GUI and the CLI.
-// Secrets never live here: see SecretStore. Environment variables and CLI flags override on top.
+// Secrets never live here: see SecretStore. Environment variables and CLI flags override on top;
+// the Workspace keeps what was stored apart from what is in effect (see there).
 struct AppSettings {
-    QString provider = QStringLiteral("local");   // none | local | vercel | daytona | command
-    int deadlineSeconds = 300;                     // <= 300
+    QString provider = QStringLiteral("local");   // one of ProviderRegistry::names()
+    int deadlineSeconds = Deadline::kDefaultSeconds; // [1, Deadline::kMaxSeconds]
     qint64 memoryLimitMb = 1024;
     bool allowNetwork = false;
     QString pipWheelDir;
@@ -29,7 +32,8 @@ struct AppSettings {
     void save(QSettings& settings) const;
     // Applies SANDPAD_PROVIDER and similar environment overrides.
     void applyEnvironment();
-    // Clamps values into their valid ranges; returns a note per value that was corrected.
+    // Clamps values into their valid ranges; returns a note per value that was corrected. The
+    // provider is only normalized here: the Workspace checks it against the ProviderRegistry.
     QStringList sanitize();
 };
 

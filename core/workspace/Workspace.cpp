@@ -11,6 +11,7 @@
 #include "storage/Database.h"
 
 #include <QDebug>
+#include <QSettings>
 
 namespace sandpad {
 
@@ -51,28 +52,112 @@ bool Workspace::open()
             Database::releaseThreadConnections(); // see there: not at the pool thread's end
         });
     });
+    if (m_settingsSet)
+        apply(); // settings loaded before the database: a provider problem is in error()
     return true;
 }
 
-bool Workspace::applySettings(const AppSettings& settings)
+namespace {
+// The platform's QSettings, or an INI file.
+std::unique_ptr<QSettings> openSettingsStore(const QString& file)
 {
-    m_settings = settings;
+    if (file.isEmpty())
+        return std::make_unique<QSettings>(QStringLiteral("sandpad"), QStringLiteral("sandpad"));
+    return std::make_unique<QSettings>(file, QSettings::IniFormat);
+}
+} // namespace
+
+bool Workspace::loadSettings()
+{
+    AppSettings stored = AppSettings::load(*openSettingsStore(m_settingsFile));
+    if (!ProviderRegistry::names().contains(stored.provider))
+        stored.provider = AppSettings().provider; // as load() always did, without a note
+    return applySettings(stored);
+}
+
+bool Workspace::saveSettings(const AppSettings& stored)
+{
+    AppSettings clean = stored;
+    clean.sanitize();
+    clean.save(*openSettingsStore(m_settingsFile));
+    return applySettings(clean);
+}
+
+bool Workspace::applySettings(const AppSettings& stored)
+{
+    m_stored = stored;
+    m_settingsSet = true;
+    return apply();
+}
+
+AppSettings Workspace::effective(AppSettings settings, const Overrides& overrides, QStringList* notes)
+{
+    settings.applyEnvironment();
+    if (overrides)
+        overrides(settings);
+    QStringList corrected = settings.sanitize();
+    if (!ProviderRegistry::names().contains(settings.provider)) {
+        corrected << QStringLiteral("unknown provider \"%1\" in settings; using the local sandbox").arg(settings.provider);
+        settings.provider = QStringLiteral("local");
+    }
+    if (notes)
+        *notes = corrected;
+    return settings;
+}
+
+SandboxOptions Workspace::sandboxOptions(const AppSettings& settings)
+{
+    SandboxOptions options;
+    options.deadlineSeconds = settings.deadlineSeconds;
+    options.allowNetwork = settings.allowNetwork;
+    options.memoryLimitMb = settings.memoryLimitMb;
+    options.pipWheelDir = settings.pipWheelDir;
+    options.pipIndexUrl = settings.pipIndexUrl;
+    return options;
+}
+
+ExecutorConfig Workspace::executorConfig(const AppSettings& settings)
+{
     ExecutorConfig config;
     config.deadlineSeconds = settings.deadlineSeconds;
-    config.sandbox.allowNetwork = settings.allowNetwork;
-    config.sandbox.memoryLimitMb = settings.memoryLimitMb;
-    config.sandbox.pipWheelDir = settings.pipWheelDir;
-    config.sandbox.pipIndexUrl = settings.pipIndexUrl;
-    m_executor->setConfig(config);
+    config.sandbox = sandboxOptions(settings);
+    return config;
+}
+
+bool Workspace::apply()
+{
+    m_effective = effective(m_stored, m_overrides, &m_notes);
+    if (!m_executor)
+        return true; // open() applies them
+    // Idle pre-started sandboxes were started with the old settings.
+    if (const auto old = m_executor->provider())
+        old->drainPool();
+    m_executor->setConfig(executorConfig(m_effective));
+    std::shared_ptr<SandboxProvider> provider;
+    bool ok = true;
     try {
-        m_executor->setProvider(ProviderRegistry::create(settings));
+        provider = ProviderRegistry::create(m_effective);
         m_error.clear();
-        return true;
     } catch (const ProviderError& e) {
-        m_executor->setProvider(nullptr);
         m_error = e.message();
-        return false;
+        ok = false;
     }
+    if (provider) {
+        provider->setPoolOptions(sandboxOptions(m_effective));
+        provider->setPoolSize(m_effective.poolSize);
+        if (m_poolStarted && m_effective.poolSize > 0)
+            provider->startPool();
+    }
+    m_executor->setProvider(provider);
+    emit settingsChanged();
+    return ok;
+}
+
+void Workspace::startSandboxPool()
+{
+    m_poolStarted = true;
+    if (const auto current = provider(); current && m_effective.poolSize > 0)
+        current->startPool();
 }
 
 void Workspace::waitForHistory()
@@ -83,6 +168,12 @@ void Workspace::waitForHistory()
 std::shared_ptr<SandboxProvider> Workspace::provider() const
 {
     return m_executor ? m_executor->provider() : nullptr;
+}
+
+QString Workspace::providerName() const
+{
+    const auto current = provider();
+    return current ? current->name() : QStringLiteral("none");
 }
 
 } // namespace sandpad

@@ -4,7 +4,9 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QThreadPool>
+#include <functional>
 #include <memory>
 
 namespace sandpad {
@@ -16,24 +18,58 @@ class DocumentStore;
 class RunHistory;
 class Executor;
 class SandboxProvider;
+struct ExecutorConfig;
+struct SandboxOptions;
 
-// One workspace (a data dir): its database and the services over it, and the Executor built from
-// the settings. The GUI and the CLI are both thin shells over this.
+// One workspace (a data dir): its database and the services over it, the settings, and the
+// Executor and provider (with its pre-started sandboxes) built from them. The GUI and the CLI are
+// both thin shells over this.
+//
+// Settings come in two kinds. Stored: what the user saved (QSettings). Effective: the stored ones,
+// then the environment (SANDPAD_PROVIDER), then this session's overrides (CLI flags), sanitized.
+// Runs, the provider and its pool follow the effective settings; only stored ones are ever written,
+// so an override never becomes the user's setting.
 class Workspace : public QObject {
     Q_OBJECT
 public:
+    // Changes settings for this session only (e.g. CLI flags); applied after the environment.
+    using Overrides = std::function<void(AppSettings&)>;
+
     explicit Workspace(const QString& dataDir, QObject* parent = nullptr);
     ~Workspace() override;
 
     // Opens the database. False with error() when it cannot (corrupt, newer schema, unwritable).
     bool open();
+    // Why the database could not be opened, or why the provider could not be built.
     QString error() const { return m_error; }
     QString dataDir() const { return m_dataDir; }
 
-    // (Re)builds the provider and the Executor's config from settings. False with error() when
-    // the provider cannot be built; the Executor then has no provider (runs are refused clearly).
-    bool applySettings(const AppSettings& settings);
-    const AppSettings& settings() const { return m_settings; }
+    // Where settings are stored: an INI file (tests), empty for the platform's QSettings (default).
+    void setSettingsFile(const QString& path) { m_settingsFile = path; }
+    void setOverrides(Overrides overrides) { m_overrides = std::move(overrides); }
+    // Reads the stored settings and applies them (also before open(): open() applies them then).
+    // False with error() when the provider cannot be built; the Executor then has no provider
+    // (runs are refused clearly). settingsNotes() says which values were corrected.
+    bool loadSettings();
+    // The user changed settings: stores them (never an override) and applies them.
+    bool saveSettings(const AppSettings& stored);
+    // Uses these as the stored settings of this session without writing them (tests, tools).
+    bool applySettings(const AppSettings& stored);
+    const AppSettings& storedSettings() const { return m_stored; }
+    const AppSettings& effectiveSettings() const { return m_effective; }
+    QStringList settingsNotes() const { return m_notes; }
+
+    // The effective settings for stored ones (what the Settings dialog validates): the environment,
+    // then overrides, sanitized, the provider checked against the ProviderRegistry. Thread-safe.
+    static AppSettings effective(AppSettings stored, const Overrides& overrides = {}, QStringList* notes = nullptr);
+    // The one mapping from settings to what runs and sandboxes get.
+    static ExecutorConfig executorConfig(const AppSettings& settings);
+    static SandboxOptions sandboxOptions(const AppSettings& settings);
+
+    // From now on the provider's pre-started sandboxes are kept filled (also after every settings
+    // change). Long-lived callers only, after their window is shown: start-up never waits for
+    // sandboxes, and a one-shot CLI run would pay for one it never uses.
+    void startSandboxPool();
 
     Database& database() { return *m_database; }
     UsageLedger& ledger() { return *m_ledger; }
@@ -42,13 +78,27 @@ public:
     RunHistory& history() { return *m_history; }
     Executor& executor() { return *m_executor; }
     std::shared_ptr<SandboxProvider> provider() const;
+    QString providerName() const; // "none" without a provider
     // Finished runs are written to the history on a background thread; this waits for them.
     void waitForHistory();
 
+signals:
+    // The effective settings were applied: the Executor's config, the provider and its pool are
+    // the new ones. Whoever shows or uses settings follows this.
+    void settingsChanged();
+
 private:
+    bool apply();
+
     QString m_dataDir;
     QString m_error;
-    AppSettings m_settings;
+    QString m_settingsFile;
+    Overrides m_overrides;
+    AppSettings m_stored;
+    AppSettings m_effective;
+    QStringList m_notes;
+    bool m_settingsSet = false;
+    bool m_poolStarted = false;
     std::unique_ptr<Database> m_database;
     std::unique_ptr<UsageLedger> m_ledger;
     std::unique_ptr<CreditsAccount> m_credits;

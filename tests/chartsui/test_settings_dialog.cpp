@@ -2,6 +2,8 @@
 // shows the report item by item, and shows environment overrides.
 #include "settings/SettingsDialog.h"
 
+#include "providers/ProviderRegistry.h"
+
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QPushButton>
@@ -31,7 +33,8 @@ private slots:
         s.vercelProjectId = "prj_2";
         s.daytonaApiUrl = "https://daytona.example/api";
         s.pipIndexUrl = "https://mirror.example/simple";
-        s.commandProviderPath = "/opt/provider"; // not shown by the dialog: kept
+        s.commandProviderPath = "/opt/provider";
+        s.theme = "dark"; // not shown by the dialog: kept
         s.poolSize = 2;
         d.setSettings(s);
         QCOMPARE(qobject_cast<QSpinBox*>(d.field("poolSize"))->value(), 2);
@@ -50,6 +53,7 @@ private slots:
         QCOMPARE(out.daytonaApiUrl, QStringLiteral("https://daytona.example/api"));
         QCOMPARE(out.pipIndexUrl, QStringLiteral("https://mirror.example/simple"));
         QCOMPARE(out.commandProviderPath, QStringLiteral("/opt/provider"));
+        QCOMPARE(out.theme, QStringLiteral("dark"));
         QCOMPARE(out.poolSize, 0);
         d.setSelectedProvider("daytona");
         QCOMPARE(d.settings().provider, QStringLiteral("daytona"));
@@ -60,7 +64,10 @@ private slots:
         SettingsDialog d;
         d.setEnvironment(QProcessEnvironment());
         QHash<QString, QString> saved;
-        d.setSecretSaver([&](const QString& k, const QString& v) { saved.insert(k, v); });
+        d.setSecretSaver([&](const QString& k, const QString& v) {
+            saved.insert(k, v);
+            return QString();
+        });
         d.setStoredSecrets({"DAYTONA_API_KEY"});
         auto* token = qobject_cast<QLineEdit*>(d.field("vercelToken"));
         QVERIFY(token);
@@ -98,11 +105,11 @@ private slots:
         d.setEnvironment(QProcessEnvironment());
         d.setSelectedProvider("local");
         std::atomic<QThread*> ranOn{nullptr};
-        d.setValidator([&ranOn](const QString& provider) {
+        d.setValidator([&ranOn](const AppSettings& form, const QHash<QString, QString>&) {
             ranOn = QThread::currentThread();
             QThread::msleep(150); // slow like a network check: the GUI must stay responsive
             ValidationReport r;
-            r.provider = provider;
+            r.provider = form.provider;
             r.items = {{"bubblewrap", ValidationItem::Level::Ok, "bwrap 0.8.0"},
                        {"package yfinance", ValidationItem::Level::Warning, "missing"},
                        {"node", ValidationItem::Level::Error, "not found"}};
@@ -127,6 +134,86 @@ private slots:
         QCOMPARE(list->item(2)->data(Qt::UserRole).toInt(), int(ValidationItem::Level::Error));
         QVERIFY(list->item(2)->text().contains("not found"));
         QVERIFY(!list->item(0)->icon().isNull());
+    }
+
+    // Validate checks what the form holds at the click, saved or not, typed secrets included.
+    void validatesTheFormsValues()
+    {
+        SettingsDialog d;
+        d.setEnvironment(QProcessEnvironment());
+        AppSettings s;
+        s.provider = "local";
+        s.vercelTeamId = "team_saved";
+        d.setSettings(s);
+        d.setSelectedProvider("vercel");
+        qobject_cast<QLineEdit*>(d.field("vercelTeamId"))->setText("team_form");
+        qobject_cast<QLineEdit*>(d.field("vercelToken"))->setText("tok_typed");
+        qobject_cast<QSpinBox*>(d.field("deadline"))->setValue(42);
+        AppSettings seen;
+        QHash<QString, QString> seenSecrets;
+        d.setValidator([&](const AppSettings& form, const QHash<QString, QString>& secrets) {
+            seen = form;
+            seenSecrets = secrets;
+            return ValidationReport{form.provider, {}};
+        });
+        QSignalSpy finished(&d, &SettingsDialog::validationFinished);
+        d.validate();
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(seen.provider, QStringLiteral("vercel"));
+        QCOMPARE(seen.vercelTeamId, QStringLiteral("team_form"));
+        QCOMPARE(seen.deadlineSeconds, 42);
+        QCOMPARE(seenSecrets.value("VERCEL_TOKEN"), QStringLiteral("tok_typed"));
+    }
+
+    // A secret the keychain refuses is an error the user sees, naming the environment variable,
+    // with the dialog open and the typed value kept (it used to be dropped without a word).
+    void aSecretThatCannotBeStoredKeepsTheDialogOpen()
+    {
+        SettingsDialog d;
+        d.setEnvironment(QProcessEnvironment());
+        d.setSecretSaver([](const QString&, const QString&) {
+            return QStringLiteral("no OS keychain is available (no D-Bus session); use environment variables instead");
+        });
+        d.setSelectedProvider("daytona");
+        auto* key = qobject_cast<QLineEdit*>(d.field("daytonaApiKey"));
+        key->setText("dtn_typed");
+        d.show();
+        QSignalSpy accepted(&d, &QDialog::accepted);
+        d.accept();
+        QCOMPARE(accepted.count(), 0);
+        QVERIFY(d.isVisible());
+        QCOMPARE(key->text(), QStringLiteral("dtn_typed"));
+        QVERIFY2(d.secretError().contains("DAYTONA_API_KEY"), qPrintable(d.secretError()));
+        QVERIFY(d.secretError().contains("environment"));
+        QVERIFY(d.secretError().contains("keychain"));
+        // Clearing the field lets the other settings be saved.
+        key->clear();
+        d.accept();
+        QCOMPARE(accepted.count(), 1);
+        QVERIFY(d.secretError().isEmpty());
+    }
+
+    // The provider list is the registry's, the command provider with its executable included.
+    void listsEveryProvider()
+    {
+        SettingsDialog d;
+        d.setEnvironment(QProcessEnvironment());
+        auto* combo = qobject_cast<QComboBox*>(d.field("provider"));
+        QStringList listed;
+        for (int i = 0; i < combo->count(); ++i)
+            listed << combo->itemData(i).toString();
+        QCOMPARE(listed, ProviderRegistry::names());
+        AppSettings s;
+        s.provider = "command";
+        s.commandProviderPath = "/opt/provider";
+        d.setSettings(s);
+        QCOMPARE(combo->count(), int(ProviderRegistry::names().size())); // not added as unknown
+        auto* path = qobject_cast<QLineEdit*>(d.field("commandProviderPath"));
+        QVERIFY(path);
+        QCOMPARE(path->text(), QStringLiteral("/opt/provider"));
+        path->setText("/opt/other");
+        QCOMPARE(d.settings().commandProviderPath, QStringLiteral("/opt/other"));
+        QCOMPARE(d.settings().provider, QStringLiteral("command"));
     }
 
     void creditsTopUp()

@@ -50,7 +50,6 @@ bool RunController::startRequest(ExecutionRequest request, Language language, co
 {
     if (isRunning() || !m_executor)
         return false;
-    request.deadlineSeconds = m_deadlineSeconds;
     m_startedAt = QDateTime::currentDateTimeUtc();
     const QString provider = m_executor->providerName();
     m_entry = m_notebook->addRunning(title, languageName(language), provider, code);

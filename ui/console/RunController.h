@@ -30,7 +30,6 @@ public:
     // GUI thread). Leave it false when the Workspace stores them itself.
     // The notebook reads the whole texts of reloaded runs back from it.
     void setHistory(RunHistory* history, bool saveRuns = false);
-    void setDeadlineSeconds(int seconds) { m_deadlineSeconds = seconds; }
 
     // Starts a run; false when one is already running (or there is no executor).
     bool start(Language language, const QString& code, const QString& title);
@@ -59,7 +58,6 @@ private:
     RunNotebook* m_notebook;
     RunHistory* m_history = nullptr;
     bool m_saveToHistory = false;
-    int m_deadlineSeconds = 300;
     QPointer<RunHandle> m_handle;
     QPointer<RunEntry> m_entry;
     QDateTime m_startedAt;

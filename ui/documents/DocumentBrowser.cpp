@@ -1,5 +1,6 @@
 #include "documents/DocumentBrowser.h"
 
+#include "accounting/Money.h"
 #include "accounting/UsageLedger.h"
 #include "documents/DiffView.h"
 #include "documents/DocumentFiles.h"
@@ -36,11 +37,6 @@ enum RunColumn { RunTime, RunRevision, RunStatusCol, RunCost, RunColumns };
 QString humanSize(qint64 bytes)
 {
     return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
-}
-
-QString money(qint64 micros)
-{
-    return QStringLiteral("$%1").arg(static_cast<double>(micros) / 1e6, 0, 'f', 2);
 }
 
 QTableWidgetItem* item(const QString& text, const QString& tooltip = QString())
@@ -430,7 +426,7 @@ void DocumentBrowser::reloadRuns()
         rev->setData(Qt::UserRole, e.revisionId);
         m_runTable->setItem(i, RunRevision, rev);
         m_runTable->setItem(i, RunStatusCol, item(e.status, e.reason));
-        m_runTable->setItem(i, RunCost, item(money(e.costMicros), e.reason));
+        m_runTable->setItem(i, RunCost, item(formatMoney(e.costMicros), e.reason));
     }
     m_runTable->resizeColumnsToContents();
     m_runTable->horizontalHeader()->setSectionResizeMode(RunTime, QHeaderView::Stretch);

@@ -1,5 +1,9 @@
 #include "settings/SettingsDialog.h"
 
+#include "accounting/Money.h"
+#include "engine/Deadline.h"
+#include "providers/ProviderRegistry.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -24,22 +28,14 @@
 
 namespace sandpad {
 
-namespace {
-
-const QStringList kProviders = {QStringLiteral("none"), QStringLiteral("local"), QStringLiteral("vercel"),
-                                QStringLiteral("daytona")};
-
-QString formatDollars(qint64 micros)
-{
-    return QStringLiteral("$%1").arg(double(micros) / 1e6, 0, 'f', 2);
-}
-
-} // namespace
-
 const QStringList& SettingsDialog::secretKeys()
 {
-    static const QStringList keys = {QStringLiteral("VERCEL_TOKEN"), QStringLiteral("VERCEL_OIDC_TOKEN"),
-                                     QStringLiteral("DAYTONA_API_KEY")};
+    static const QStringList keys = [] {
+        QStringList all;
+        for (const QString& provider : ProviderRegistry::names())
+            all += ProviderRegistry::secretVariables(provider);
+        return all;
+    }();
     return keys;
 }
 
@@ -54,6 +50,14 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     tabs->addTab(buildExecutionPage(), tr("&Execution"));
     tabs->addTab(buildCreditsPage(), tr("&Credits"));
     layout->addWidget(tabs, 1);
+    m_tabs = tabs;
+    m_secretError = new QLabel(this);
+    m_secretError->setObjectName(QStringLiteral("secretError"));
+    m_secretError->setAccessibleName(tr("Secrets not stored"));
+    m_secretError->setWordWrap(true);
+    m_secretError->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_secretError->hide();
+    layout->addWidget(m_secretError);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -128,10 +132,8 @@ QWidget* SettingsDialog::buildProviderPage()
     auto* top = new QFormLayout;
     m_provider = new QComboBox(page);
     m_provider->setAccessibleName(tr("Provider"));
-    m_provider->addItem(tr("None (execution disabled)"), kProviders[0]);
-    m_provider->addItem(tr("Local (bubblewrap)"), kProviders[1]);
-    m_provider->addItem(tr("Vercel Sandbox"), kProviders[2]);
-    m_provider->addItem(tr("Daytona"), kProviders[3]);
+    for (const QString& name : ProviderRegistry::names())
+        m_provider->addItem(ProviderRegistry::displayName(name), name);
     top->addRow(tr("P&rovider:"), m_provider);
     m_providerHint = new QLabel(page);
     m_providerHint->setEnabled(false);
@@ -139,43 +141,10 @@ QWidget* SettingsDialog::buildProviderPage()
     top->addRow(QString(), m_providerHint);
     v->addLayout(top);
 
+    // One page per provider, in the combo box's (the registry's) order.
     m_providerPages = new QStackedWidget(page);
-    {
-        auto* none = new QLabel(tr("No provider: running code is disabled until one is chosen."));
-        none->setWordWrap(true);
-        none->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-        m_providerPages->addWidget(none);
-    }
-    {
-        auto* box = new QGroupBox(tr("Local sandbox"));
-        auto* form = new QFormLayout(box);
-        addLine(form, QStringLiteral("pythonPath"), tr("P&ython:"), {}, false, true)
-            ->setPlaceholderText(QStringLiteral("/usr/bin/python3"));
-        addLine(form, QStringLiteral("nodePath"), tr("&Node.js:"), {}, false, true)
-            ->setPlaceholderText(tr("node on PATH"));
-        m_providerPages->addWidget(box);
-    }
-    {
-        auto* box = new QGroupBox(tr("Vercel Sandbox"));
-        auto* form = new QFormLayout(box);
-        addLine(form, QStringLiteral("vercelToken"), tr("&Token:"), QStringLiteral("VERCEL_TOKEN"), true);
-        addLine(form, QStringLiteral("vercelTeamId"), tr("T&eam ID:"), QStringLiteral("VERCEL_TEAM_ID"));
-        addLine(form, QStringLiteral("vercelProjectId"), tr("Pro&ject ID:"), QStringLiteral("VERCEL_PROJECT_ID"));
-        addLine(form, QStringLiteral("vercelOidcToken"), tr("&OIDC token:"), QStringLiteral("VERCEL_OIDC_TOKEN"), true);
-        addLine(form, QStringLiteral("vercelApiUrl"), tr("API &URL:"), QStringLiteral("VERCEL_API_URL"))
-            ->setPlaceholderText(QStringLiteral("https://api.vercel.com"));
-        m_providerPages->addWidget(box);
-    }
-    {
-        auto* box = new QGroupBox(tr("Daytona"));
-        auto* form = new QFormLayout(box);
-        addLine(form, QStringLiteral("daytonaApiKey"), tr("API &key:"), QStringLiteral("DAYTONA_API_KEY"), true);
-        addLine(form, QStringLiteral("daytonaOrganizationId"), tr("Or&ganization ID:"),
-                QStringLiteral("DAYTONA_ORGANIZATION_ID"));
-        addLine(form, QStringLiteral("daytonaApiUrl"), tr("API &URL:"), QStringLiteral("DAYTONA_API_URL"))
-            ->setPlaceholderText(QStringLiteral("https://app.daytona.io/api"));
-        m_providerPages->addWidget(box);
-    }
+    for (const QString& name : ProviderRegistry::names())
+        m_providerPages->addWidget(buildProviderFields(name));
     v->addWidget(m_providerPages);
     connect(m_provider, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_providerPages->setCurrentIndex(std::clamp(index, 0, int(m_providerPages->count()) - 1));
@@ -203,15 +172,51 @@ QWidget* SettingsDialog::buildProviderPage()
     return page;
 }
 
+QWidget* SettingsDialog::buildProviderFields(const QString& provider)
+{
+    if (provider == u"none") {
+        auto* none = new QLabel(tr("No provider: running code is disabled until one is chosen."));
+        none->setWordWrap(true);
+        none->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+        return none;
+    }
+    auto* box = new QGroupBox(ProviderRegistry::displayName(provider));
+    auto* form = new QFormLayout(box);
+    if (provider == u"local") {
+        addLine(form, QStringLiteral("pythonPath"), tr("P&ython:"), {}, false, true)
+            ->setPlaceholderText(QStringLiteral("/usr/bin/python3"));
+        addLine(form, QStringLiteral("nodePath"), tr("&Node.js:"), {}, false, true)
+            ->setPlaceholderText(tr("node on PATH"));
+    } else if (provider == u"vercel") {
+        addLine(form, QStringLiteral("vercelToken"), tr("&Token:"), QStringLiteral("VERCEL_TOKEN"), true);
+        addLine(form, QStringLiteral("vercelTeamId"), tr("T&eam ID:"), QStringLiteral("VERCEL_TEAM_ID"));
+        addLine(form, QStringLiteral("vercelProjectId"), tr("Pro&ject ID:"), QStringLiteral("VERCEL_PROJECT_ID"));
+        addLine(form, QStringLiteral("vercelOidcToken"), tr("&OIDC token:"), QStringLiteral("VERCEL_OIDC_TOKEN"), true);
+        addLine(form, QStringLiteral("vercelApiUrl"), tr("API &URL:"), QStringLiteral("VERCEL_API_URL"))
+            ->setPlaceholderText(QStringLiteral("https://api.vercel.com"));
+    } else if (provider == u"daytona") {
+        addLine(form, QStringLiteral("daytonaApiKey"), tr("API &key:"), QStringLiteral("DAYTONA_API_KEY"), true);
+        addLine(form, QStringLiteral("daytonaOrganizationId"), tr("Or&ganization ID:"),
+                QStringLiteral("DAYTONA_ORGANIZATION_ID"));
+        addLine(form, QStringLiteral("daytonaApiUrl"), tr("API &URL:"), QStringLiteral("DAYTONA_API_URL"))
+            ->setPlaceholderText(QStringLiteral("https://app.daytona.io/api"));
+    } else if (provider == u"command") {
+        addLine(form, QStringLiteral("commandProviderPath"), tr("E&xecutable:"),
+                QStringLiteral("SANDPAD_COMMAND_PROVIDER"), false, true)
+            ->setPlaceholderText(tr("a program speaking the command provider protocol"));
+    }
+    return box;
+}
+
 QWidget* SettingsDialog::buildExecutionPage()
 {
     auto* page = new QWidget;
     auto* form = new QFormLayout(page);
     m_deadline = new QSpinBox(page);
-    m_deadline->setRange(1, 300); // the seed's five minutes is the ceiling
+    m_deadline->setRange(1, Deadline::kMaxSeconds);
     m_deadline->setSuffix(tr(" s"));
     m_deadline->setAccessibleName(tr("Deadline"));
-    m_deadline->setToolTip(tr("A run is stopped after this long (at most 300 seconds)."));
+    m_deadline->setToolTip(tr("A run is stopped after this long (at most %1 seconds).").arg(Deadline::kMaxSeconds));
     form->addRow(tr("&Deadline:"), m_deadline);
     m_memory = new QSpinBox(page);
     m_memory->setRange(128, 65536); // AppSettings::sanitize's range
@@ -276,9 +281,10 @@ void SettingsDialog::setSettings(const AppSettings& s)
     m_lines[QStringLiteral("vercelApiUrl")].edit->setText(s.vercelApiUrl);
     m_lines[QStringLiteral("daytonaOrganizationId")].edit->setText(s.daytonaOrganizationId);
     m_lines[QStringLiteral("daytonaApiUrl")].edit->setText(s.daytonaApiUrl);
+    m_lines[QStringLiteral("commandProviderPath")].edit->setText(s.commandProviderPath);
     m_lines[QStringLiteral("pipWheelDir")].edit->setText(s.pipWheelDir);
     m_lines[QStringLiteral("pipIndexUrl")].edit->setText(s.pipIndexUrl);
-    m_deadline->setValue(std::clamp(s.deadlineSeconds, 1, 300));
+    m_deadline->setValue(Deadline::clampSeconds(s.deadlineSeconds));
     m_memory->setValue(int(std::clamp<qint64>(s.memoryLimitMb, m_memory->minimum(), m_memory->maximum())));
     m_network->setChecked(s.allowNetwork);
     m_poolSize->setValue(std::clamp(s.poolSize, 0, 8));
@@ -297,6 +303,7 @@ AppSettings SettingsDialog::settings() const
     s.vercelApiUrl = text("vercelApiUrl");
     s.daytonaOrganizationId = text("daytonaOrganizationId");
     s.daytonaApiUrl = text("daytonaApiUrl");
+    s.commandProviderPath = text("commandProviderPath");
     s.pipWheelDir = text("pipWheelDir");
     s.pipIndexUrl = text("pipIndexUrl");
     s.deadlineSeconds = m_deadline->value();
@@ -409,6 +416,9 @@ void SettingsDialog::validate()
         return;
     }
     emit validationRequested(provider);
+    // What the form holds now, saved or not: that is what the user asks to check.
+    const AppSettings form = settings();
+    const QHash<QString, QString> secrets = changedSecrets();
     m_validating = true;
     m_validateButton->setEnabled(false);
     m_busy->show();
@@ -418,9 +428,9 @@ void SettingsDialog::validate()
     // back through a queued signal (dropped if the dialog is gone by then).
     auto result = std::make_shared<ValidationReport>();
     Validator validator = m_validator;
-    QThread* thread = QThread::create([validator, provider, result] {
+    QThread* thread = QThread::create([validator, provider, form, secrets, result] {
         try {
-            *result = validator(provider);
+            *result = validator(form, secrets);
         } catch (const std::exception& e) {
             result->provider = provider;
             result->items = {ValidationItem{QStringLiteral("validation"), ValidationItem::Level::Error,
@@ -497,7 +507,7 @@ void SettingsDialog::setTopUpHandler(TopUpHandler handler)
 
 void SettingsDialog::updateBalance()
 {
-    m_balance->setText(formatDollars(m_balanceMicros));
+    m_balance->setText(formatMoney(m_balanceMicros));
     const bool on = m_credits->isChecked();
     m_balance->setEnabled(on);
     m_topUpAmount->setEnabled(on && m_topUp != nullptr);
@@ -516,12 +526,48 @@ void SettingsDialog::topUp()
 
 void SettingsDialog::accept()
 {
+    QStringList failures;
+    QStringList variables;
+    QLineEdit* firstFailed = nullptr;
     if (m_secretSaver) {
         const QHash<QString, QString> secrets = changedSecrets();
-        for (auto it = secrets.cbegin(); it != secrets.cend(); ++it)
-            m_secretSaver(it.key(), it.value());
+        for (auto it = secrets.cbegin(); it != secrets.cend(); ++it) {
+            const QString error = m_secretSaver(it.key(), it.value());
+            if (error.isEmpty()) {
+                m_clearedSecrets.remove(it.key());
+                continue;
+            }
+            for (const FieldInfo& f : std::as_const(m_lines)) {
+                if (f.secret && f.envVar == it.key()) {
+                    if (!firstFailed)
+                        firstFailed = f.edit;
+                    failures << tr("%1 (%2) could not be stored: %3").arg(f.edit->accessibleName(), it.key(), error);
+                }
+            }
+            variables << it.key();
+        }
     }
+    if (!failures.isEmpty()) {
+        // Dropping the secret would only surface at the next run as "no credentials": say it now,
+        // keep what was typed, and name the way out.
+        variables.sort();
+        m_secretError->setText(tr("%1\nSet %2 in Sandpad's environment instead, or clear the field to save the "
+                                  "other settings without it.")
+                                   .arg(failures.join(u'\n'), variables.join(tr(" and "))));
+        m_secretError->show();
+        m_tabs->setCurrentIndex(0);
+        if (firstFailed)
+            firstFailed->setFocus();
+        return;
+    }
+    m_secretError->clear();
+    m_secretError->hide();
     QDialog::accept();
+}
+
+QString SettingsDialog::secretError() const
+{
+    return m_secretError->isVisibleTo(this) ? m_secretError->text() : QString();
 }
 
 } // namespace sandpad

@@ -20,24 +20,28 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QStackedWidget;
+class QTabWidget;
 
 namespace sandpad {
 
 // Edits AppSettings (provider and its fields, deadline, memory, network, pip, credits). Secrets
 // (tokens, API keys) never enter AppSettings: the dialog hands what the user typed to a secret
-// saver (the OS keychain) on accept. Environment variables that override a field are shown as hints.
+// saver (the OS keychain) on accept; one that cannot be stored keeps the dialog open with the
+// error. Environment variables that override a field are shown as hints (the dialog edits the
+// stored settings, never the overrides).
 class SettingsDialog : public QDialog {
     Q_OBJECT
 public:
-    // Runs on a worker thread: it must not touch widgets. Gets "none", "local", "vercel", "daytona".
-    using Validator = std::function<ValidationReport(const QString& provider)>;
+    // Runs on a worker thread: it must not touch widgets. Gets the form's values at the time of the
+    // click (settings(), saved or not) and the secrets typed or cleared there (changedSecrets()).
+    using Validator = std::function<ValidationReport(const AppSettings& form, const QHash<QString, QString>& secrets)>;
     // Stores one secret; key is the environment variable's name, e.g. "VERCEL_TOKEN". An empty
-    // value means "forget the stored secret".
-    using SecretSaver = std::function<void(const QString& key, const QString& value)>;
+    // value means "forget the stored secret". Returns why it could not, empty when it did.
+    using SecretSaver = std::function<QString(const QString& key, const QString& value)>;
     // Adds credits (micro-dollars); returns the new balance.
     using TopUpHandler = std::function<qint64(qint64 micros)>;
 
-    static const QStringList& secretKeys(); // VERCEL_TOKEN, VERCEL_OIDC_TOKEN, DAYTONA_API_KEY
+    static const QStringList& secretKeys(); // every provider's, from ProviderRegistry::secretVariables
 
     explicit SettingsDialog(QWidget* parent = nullptr);
     ~SettingsDialog() override;
@@ -61,6 +65,7 @@ public:
     bool isValidating() const { return m_validating; }
     QListWidget* validationList() const { return m_report; }
     QString envHint(const QString& field) const;  // the override hint shown for a field, if any
+    QString secretError() const;                  // shown when OK could not store a secret
     QWidget* field(const QString& name) const;    // e.g. "vercelToken", "deadline" (tests, focus)
 
 public slots:
@@ -68,14 +73,14 @@ public slots:
     void accept() override;
 
 signals:
-    // Emitted on the GUI thread just before the validator starts: apply settings() and the changed
-    // secrets to the provider first, so the validator checks what the user sees.
+    // Emitted on the GUI thread just before the validator starts (it gets the form's values).
     void validationRequested(const QString& provider);
     void validationFinished(const sandpad::ValidationReport& report);
     void balanceChanged(qint64 balanceMicros);
 
 private:
     QWidget* buildProviderPage();
+    QWidget* buildProviderFields(const QString& provider);
     QWidget* buildExecutionPage();
     QWidget* buildCreditsPage();
     QLineEdit* addLine(QFormLayout* form, const QString& name, const QString& label, const QString& envVar,
@@ -102,6 +107,8 @@ private:
     qint64 m_balanceMicros = 0;
     bool m_validating = false;
 
+    QTabWidget* m_tabs = nullptr;
+    QLabel* m_secretError = nullptr;
     QComboBox* m_provider = nullptr;
     QLabel* m_providerHint = nullptr;
     QStackedWidget* m_providerPages = nullptr;

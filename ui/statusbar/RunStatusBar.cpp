@@ -1,13 +1,13 @@
 #include "statusbar/RunStatusBar.h"
 
+#include "accounting/Money.h"
+
 #include <QLabel>
 #include <QRegularExpression>
 
 namespace sandpad {
 
 namespace {
-QString money(qint64 micros) { return QStringLiteral("$%1").arg(double(micros) / 1e6, 0, 'f', 2); }
-
 QLabel* makeLabel(QWidget* parent, const QString& name)
 {
     auto* label = new QLabel(parent);
@@ -70,15 +70,15 @@ void RunStatusBar::updateProvider()
     m_provider->setToolTip(m_validationDetail);
 }
 
-void RunStatusBar::setLastRunCost(qint64 micros) { m_lastCost->setText(tr("Last run: %1").arg(money(micros))); }
+void RunStatusBar::setLastRunCost(qint64 micros) { m_lastCost->setText(tr("Last run: %1").arg(formatMoney(micros))); }
 
-void RunStatusBar::setSessionTotal(qint64 micros) { m_total->setText(tr("Session: %1").arg(money(micros))); }
+void RunStatusBar::setSessionTotal(qint64 micros) { m_total->setText(tr("Session: %1").arg(formatMoney(micros))); }
 
 void RunStatusBar::setCreditsBalance(std::optional<qint64> micros)
 {
     m_credits->setVisible(micros.has_value());
     if (micros)
-        m_credits->setText(tr("Credits: %1").arg(money(*micros)));
+        m_credits->setText(tr("Credits: %1").arg(formatMoney(*micros)));
 }
 
 void RunStatusBar::setRunning(bool running) { m_run->setText(running ? tr("Running…") : tr("Ready")); }

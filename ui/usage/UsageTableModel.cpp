@@ -1,5 +1,7 @@
 #include "usage/UsageTableModel.h"
 
+#include "accounting/Money.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QLocale>
@@ -30,13 +32,7 @@ int UsageTableModel::columnCount(const QModelIndex& parent) const
 
 QString UsageTableModel::formatCost(qint64 micros)
 {
-    // Integer arithmetic: cents are exact, sub-cent amounts keep their digits.
-    const bool negative = micros < 0;
-    const qint64 abs = negative ? -micros : micros;
-    QString text = QStringLiteral("%1.%2").arg(abs / 1000000).arg(abs % 1000000, 6, 10, QLatin1Char('0'));
-    while (text.endsWith(QLatin1Char('0')) && text.size() - text.indexOf(QLatin1Char('.')) > 3)
-        text.chop(1);
-    return (negative ? QStringLiteral("-$") : QStringLiteral("$")) + text;
+    return formatMoney(micros);
 }
 
 QString UsageTableModel::sourceText(const UsageEntry& e)

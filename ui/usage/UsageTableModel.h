@@ -25,7 +25,7 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    static QString formatCost(qint64 micros);     // "$0.05"
+    static QString formatCost(qint64 micros);     // "$0.05" (formatMoney)
     static QString sourceText(const UsageEntry& entry);
 
 private:

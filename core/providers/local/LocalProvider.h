@@ -31,16 +31,16 @@ public:
 
     // --- Pre-started sandboxes (docs/local-sandbox.md, "Pool"). All thread-safe, non-blocking.
     // Per language; default 1; 0 turns the pool off and drains it.
-    void setPoolSize(int perLanguage);
+    void setPoolSize(int perLanguage) override;
     int poolSize() const;
     // Starts filling the pool in the background (call after the window is shown). Until then,
     // and whenever no pooled sandbox fits, create() starts a cold one.
-    void startPool();
+    void startPool() override;
     // Drops every idle pre-started sandbox (settings or provider changed); refills if started.
-    void drainPool();
+    void drainPool() override;
     // The options pooled sandboxes are started with (network, memory, pip); create() with other
     // options runs cold and re-targets the pool.
-    void setPoolOptions(const SandboxOptions& options);
+    void setPoolOptions(const SandboxOptions& options) override;
     SandboxPool& pool() { return *m_pool; }
     // How many sandboxes create() took from the pool (tests, benchmarks).
     int pooledCreates() const { return m_pooledCreates.load(); }

@@ -44,7 +44,7 @@ void fitHeight(QPlainTextEdit* edit, int maxLines, bool tall = false)
 }
 
 // A label wraps only between words: a zero-width space every 80 characters of a longer word
-// lets it wrap there instead of growing past the view (the whole text is copied from the record).
+// lets it wrap there instead of growing past the view (the whole text is copied from the run).
 QString breakable(const QString& text)
 {
     constexpr int kRun = 80;
@@ -229,13 +229,13 @@ void RunEntry::showResult()
 
 void RunEntry::showError()
 {
-    const ExecutionResult& record = result();
-    const QString status = runStatusName(record.status);
+    const ExecutionResult& r = result();
+    const QString status = runStatusName(r.status);
     m_errorCut = m_preview && m_preview->error;
-    if (record.error) {
-        const QString name = shown(RunPreview::Part::ErrorName, record.error->name, &m_errorCut);
-        const QString value = shown(RunPreview::Part::ErrorValue, record.error->value, &m_errorCut);
-        const QString traceback = shown(RunPreview::Part::Traceback, record.error->traceback, &m_errorCut);
+    if (r.error) {
+        const QString name = shown(RunPreview::Part::ErrorName, r.error->name, &m_errorCut);
+        const QString value = shown(RunPreview::Part::ErrorValue, r.error->value, &m_errorCut);
+        const QString traceback = shown(RunPreview::Part::Traceback, r.error->traceback, &m_errorCut);
         QString html = QStringLiteral("<b>%1</b>: %2%3").arg(breakable(name).toHtmlEscaped(), breakable(value).toHtmlEscaped(),
                                                            tracebackHtml(traceback));
         if (m_errorCut)
@@ -243,15 +243,15 @@ void RunEntry::showError()
                         .arg(whatIsCut(name + value + traceback), wholeLinks(Part::Error));
         m_error->setText(html);
         m_error->show();
-    } else if (record.status != RunStatus::Success && !record.message.isEmpty()
+    } else if (r.status != RunStatus::Success && !r.message.isEmpty()
                && m_output->isEmptyOutput()) {
         bool cut = false;
-        m_error->setText(shown(RunPreview::Part::Message, record.message, &cut).toHtmlEscaped());
+        m_error->setText(shown(RunPreview::Part::Message, r.message, &cut).toHtmlEscaped());
         m_error->show();
-    } else if (record.status == RunStatus::Timeout || record.status == RunStatus::Cancelled
-               || record.status == RunStatus::InfrastructureError) {
+    } else if (r.status == RunStatus::Timeout || r.status == RunStatus::Cancelled
+               || r.status == RunStatus::InfrastructureError) {
         bool cut = false;
-        const QString reason = shown(RunPreview::Part::Reason, record.reason, &cut);
+        const QString reason = shown(RunPreview::Part::Reason, r.reason, &cut);
         m_error->setText(QStringLiteral("<i>%1</i>").arg((reason.isEmpty() ? statusLabel(status) : reason).toHtmlEscaped()));
         m_error->show();
     }

@@ -3,13 +3,13 @@
 #include "MainWindowActions.h"
 #include "accounting/CreditsAccount.h"
 #include "charts/ChartPane.h"
-#include "charts/PngView.h"
 #include "console/RunController.h"
+#include "console/RunCoordinator.h"
 #include "console/RunEntry.h"
 #include "console/RunNotebook.h"
 #include "documents/DocumentBrowser.h"
 #include "documents/DocumentStore.h"
-#include "engine/RunRecordConversion.h"
+#include "run/Run.h"
 #include "editor/CodeEditor.h"
 #include "editor/EditorDocuments.h"
 #include "editor/EditorPage.h"
@@ -50,6 +50,7 @@ MainWindow::MainWindow(const MainWindowServices& services, QWidget* parent)
     buildDocumentsDock();
     m_runs = new RunController(services.executor, m_notebook, this);
     m_runs->setHistory(services.history, services.saveRunsToHistory);
+    m_runner = new RunCoordinator(m_runs, m_tabs, m_notebook, m_charts, m_status, m_actions, services.documents, this);
     connectActions();
 
     m_status->setProvider(services.providerName);
@@ -65,7 +66,7 @@ MainWindow::~MainWindow()
     // Not closed through closeEvent (e.g. the session ended): keep pending text journaled, and
     // write it while the tabs still exist.
     m_editorDocuments->flushJournal();
-    // Entries report their destruction to m_origins: destroy them while it still exists.
+    // The entries (and the runs they own) go before the window's other parts.
     delete takeCentralWidget();
     for (const auto& validation : m_validationThreads)
         validation->wait();
@@ -134,10 +135,6 @@ void MainWindow::connectActions()
             m_findBar->showFind();
     });
     connect(a->replace, &QAction::triggered, m_findBar, &FindReplaceBar::showReplace);
-    connect(a->runAll, &QAction::triggered, this, &MainWindow::runAll);
-    connect(a->runCell, &QAction::triggered, this, &MainWindow::runCurrentCell);
-    connect(a->runSelection, &QAction::triggered, this, &MainWindow::runSelection);
-    connect(a->stop, &QAction::triggered, m_runs, &RunController::stop);
     connect(a->focusEditor, &QAction::triggered, this, [this] {
         if (CodeEditor* e = m_tabs->currentEditor())
             e->setFocus();
@@ -170,123 +167,21 @@ void MainWindow::connectActions()
 
     connect(m_tabs, &EditorTabs::currentEditorChanged, m_findBar, &FindReplaceBar::setEditor);
     connect(m_tabs, &EditorTabs::currentChanged, this, &MainWindow::updateTitle);
-    connect(m_runs, &RunController::runningChanged, this, &MainWindow::onRunningChanged);
-    connect(m_runs, &RunController::runFinished, this, &MainWindow::onRunFinished);
-    connect(m_notebook, &RunNotebook::tracebackLineActivated, this, &MainWindow::onTracebackLine);
-    connect(m_notebook, &RunNotebook::entrySelected, this, [this] {
-        if (RunEntry* e = m_notebook->selectedEntry(); e && !e->isRunning())
-            showRunCharts(e);
-    });
-    connect(m_notebook, &RunNotebook::chartActivated, this, [this](const QString& runId, int index) {
-        if (RunEntry* e = m_notebook->entry(runId)) {
-            showRunCharts(e);
-            m_charts->selectChart(index);
-        }
+    // The balance changes with every run (the RunCoordinator follows the rest of a run).
+    connect(m_runs, &RunController::runStarted, this, [this](Run* run) {
+        connect(run, &Run::finished, this, &MainWindow::refreshCredits);
     });
 }
 
-bool MainWindow::runAll()
+bool MainWindow::runAll() { return m_runner->runAll(); }
+bool MainWindow::runCurrentCell() { return m_runner->runCurrentCell(); }
+bool MainWindow::runSelection() { return m_runner->runSelection(); }
+bool MainWindow::runRevision(const QString& documentId, const QString& revisionId)
 {
-    EditorPage* page = m_tabs->currentPage();
-    if (!page)
-        return false;
-    // A stored revision runs as itself (authorized by the store), not as editor text.
-    if (page->isReadOnlyRevision())
-        return runRevision(page->documentId(), page->baseRevisionId());
-    return startRun(page, page->editor()->text(), page->title(), 1);
+    return m_runner->runRevision(documentId, revisionId);
 }
-
-bool MainWindow::runCurrentCell()
-{
-    EditorPage* page = m_tabs->currentPage();
-    if (!page)
-        return false;
-    CodeEditor* editor = page->editor();
-    editor->updateCellSeparators();
-    const CodeEditor::Cell cell = editor->currentCell();
-    const QString title = editor->cellSeparatorLines().isEmpty()
-                              ? page->title()
-                              : tr("%1 · lines %2–%3").arg(page->title()).arg(cell.startLine).arg(cell.endLine);
-    const bool started = startRun(page, cell.text, title, cell.startLine);
-    if (started) {
-        const int next = editor->nextCellLine();
-        if (next > 0)
-            editor->goToLine(next);
-    }
-    return started;
-}
-
-bool MainWindow::runSelection()
-{
-    EditorPage* page = m_tabs->currentPage();
-    if (!page)
-        return false;
-    CodeEditor* editor = page->editor();
-    if (!editor->hasSelectedText())
-        return runAll();
-    int line1 = 0, index1 = 0, line2 = 0, index2 = 0;
-    editor->getSelection(&line1, &index1, &line2, &index2);
-    return startRun(page, editor->selectedText(), tr("%1 · selection").arg(page->title()), line1 + 1);
-}
-
-bool MainWindow::startRun(EditorPage* page, const QString& code, const QString& title, int firstLine)
-{
-    if (m_runs->isRunning())
-        return false;
-    page->editor()->clearErrorMarks();
-    if (!m_runs->start(page->language(), code, title))
-        return false;
-    if (RunEntry* entry = m_runs->currentEntry()) {
-        m_origins.insert(entry, Origin{page, firstLine});
-        connect(entry, &QObject::destroyed, this, [this, entry] { m_origins.remove(entry); });
-    }
-    return true;
-}
-
-void MainWindow::onRunFinished(const ExecutionResult& result)
-{
-    m_sessionTotal += result.costMicros;
-    if (!result.documentId.isEmpty() && m_browser)
-        m_browser->refresh(); // the document's run history
-    m_status->setLastRunCost(result.costMicros);
-    m_status->setSessionTotal(m_sessionTotal);
-    refreshCredits();
-    RunEntry* entry = m_notebook->entry(result.runId);
-    if (entry) {
-        m_notebook->select(entry);
-        showRunCharts(entry);
-        if (entry == m_notebook->entries().constLast())
-            m_notebook->showLatest();
-    }
-    if (result.error && entry) {
-        if (const auto line = result.error->line()) {
-            const Origin origin = m_origins.value(entry);
-            if (origin.page)
-                origin.page->editor()->markErrorLine(*line + origin.firstLine - 1,
-                                                     result.error->name + QStringLiteral(": ") + result.error->value);
-        }
-    }
-    emit runFinished(result);
-}
-
-void MainWindow::onTracebackLine(RunEntry* entry, int line)
-{
-    const Origin origin = entry ? m_origins.value(entry) : Origin{};
-    EditorPage* page = origin.page ? origin.page.data() : m_tabs->currentPage();
-    if (!page)
-        return;
-    m_tabs->setCurrentWidget(page);
-    page->editor()->goToLine(line + origin.firstLine - 1);
-}
-
-void MainWindow::onRunningChanged(bool running)
-{
-    m_actions->runAll->setEnabled(!running);
-    m_actions->runCell->setEnabled(!running);
-    m_actions->runSelection->setEnabled(!running);
-    m_actions->stop->setEnabled(running);
-    m_status->setRunning(running);
-}
+qint64 MainWindow::sessionTotalMicros() const { return m_runner->sessionTotalMicros(); }
+QString MainWindow::chartRunId() const { return m_runner->chartRunId(); }
 
 void MainWindow::startValidation()
 {
@@ -335,20 +230,6 @@ void MainWindow::refreshCredits()
         m_status->setCreditsBalance(std::nullopt);
 }
 
-void MainWindow::showRunCharts(RunEntry* entry)
-{
-    // Keep the pane (and the user's zoom) when the run is already shown.
-    if (!entry || entry->runId() == m_chartRunId)
-        return;
-    m_chartRunId = entry->runId();
-    m_charts->setCharts(fromRunRecord(entry->record()).charts);
-    // The image view measures its pane only once it is laid out: fit again after that.
-    QTimer::singleShot(0, m_charts->pngView(), [pane = QPointer<ChartPane>(m_charts)] {
-        if (pane && pane->currentView() == pane->pngView() && pane->pngView()->fitMode())
-            pane->pngView()->fitToPane();
-    });
-}
-
 void MainWindow::openUsage()
 {
     if (m_services.openUsage) {
@@ -369,7 +250,9 @@ void MainWindow::openUsage()
         layout->addWidget(buttons);
         dialog->resize(900, 560);
         m_usageWindow = dialog;
-        connect(this, &MainWindow::runFinished, view, &UsageView::refresh);
+        connect(m_runs, &RunController::runStarted, view, [view](Run* run) {
+            connect(run, &Run::finished, view, &UsageView::refresh);
+        });
     }
     m_usageWindow->show();
     m_usageWindow->raise();
@@ -446,7 +329,8 @@ void MainWindow::buildDocumentsDock()
             [this, docs](const QString& title, const QString& content, const QString& revisionId) {
                 docs->openRevisionReadOnly(m_browser->currentDocumentId(), title, content, revisionId);
             });
-    connect(m_browser, &DocumentBrowser::runRevisionRequested, this, &MainWindow::runRevision);
+    connect(m_browser, &DocumentBrowser::runRevisionRequested, this,
+            [this](const QString& documentId, const QString& revisionId) { runRevision(documentId, revisionId); });
     connect(m_browser, &DocumentBrowser::errorOccurred, this,
             [this](const QString& message) { m_status->showMessage(message, 8000); });
     // A rename shows in the document's open tabs.
@@ -476,24 +360,6 @@ EditorPage* MainWindow::openRevisionReadOnly(const QString& documentId, const QS
 }
 
 bool MainWindow::saveCurrentAsDocument(const QString& title) { return m_editorDocuments->saveCurrentAsDocument(title); }
-
-bool MainWindow::runRevision(const QString& documentId, const QString& revisionId)
-{
-    if (m_runs->isRunning()) {
-        m_status->showMessage(tr("A run is in progress."), 5000);
-        return false;
-    }
-    DocumentStore* store = m_services.documents;
-    const auto doc = store ? store->document(documentId) : std::nullopt;
-    // The title and the shown code are for the notebook only: the Executor loads and authorizes
-    // the stored text itself (a refusal shows in the entry).
-    const QString revId = revisionId.isEmpty() && doc ? doc->headRevisionId : revisionId;
-    const auto rev = store && !revId.isEmpty() ? store->revision(revId) : std::nullopt;
-    const QString docTitle = doc ? doc->title : documentId;
-    const QString title = tr("%1 · revision %2").arg(docTitle, revId.left(8));
-    const Language language = languageFromTitle(docTitle).value_or(Language::Python);
-    return m_runs->startSavedRevision(documentId, revId, language, title, rev ? rev->content : QString());
-}
 
 // --- Recovery ----------------------------------------------------------------------------------
 

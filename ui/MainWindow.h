@@ -28,6 +28,7 @@ class MainWindowActions;
 class ChartPane;
 class UsageView;
 class RunController;
+class RunCoordinator;
 class RunEntry;
 class RunHistory;
 class RunNotebook;
@@ -63,8 +64,9 @@ public:
     RunStatusBar* runStatusBar() const { return m_status; }
     MainWindowActions* actions() const { return m_actions; }
     RunController* runs() const { return m_runs; }
+    RunCoordinator* runCoordinator() const { return m_runner; }
     ChartPane* chartPane() const { return m_charts; }
-    QString chartRunId() const { return m_chartRunId; } // the run whose charts the pane shows
+    QString chartRunId() const; // the run whose charts the pane shows
     FindReplaceBar* findBar() const { return m_findBar; }
     DocumentBrowser* documentBrowser() const { return m_browser; }
     QDockWidget* documentsDock() const { return m_documentsDock; }
@@ -88,17 +90,15 @@ public:
     void offerRecovery(bool restoreAll = false);
     QList<EditorPage*> restoreRecovered(const QList<RecoveryEntry>& entries);
 
+    // The run side lives in RunCoordinator; these forward to it.
     bool runAll();
     bool runCurrentCell();
     bool runSelection();
     void openExample(const Example& example);
     bool openExample(const QString& name);
-    qint64 sessionTotalMicros() const { return m_sessionTotal; }
+    qint64 sessionTotalMicros() const;
     // The session switched providers (after Settings): show it and validate it again.
     void setProvider(const QString& name, std::function<ValidationReport()> validate);
-
-signals:
-    void runFinished(const sandpad::ExecutionResult& result);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -108,21 +108,12 @@ private:
     // half-started sandbox of theirs behind.
     // QThreads: a validation runs sandboxes, whose deadline and memory watchdog are Qt timers.
     std::vector<std::unique_ptr<QThread>> m_validationThreads;
-    struct Origin {
-        QPointer<EditorPage> page;
-        int firstLine = 1; // editor line of the run's line 1
-    };
     void buildLayout();
     void connectActions();
-    bool startRun(EditorPage* page, const QString& code, const QString& title, int firstLine);
-    void onRunFinished(const ExecutionResult& result);
-    void onTracebackLine(RunEntry* entry, int line);
-    void onRunningChanged(bool running);
     void startValidation();
     void buildDocumentsDock();
     void updateTitle();
     void refreshCredits();
-    void showRunCharts(RunEntry* entry);
     void openUsage();
     void openSettings();
 
@@ -132,15 +123,13 @@ private:
     FindReplaceBar* m_findBar = nullptr;
     RunNotebook* m_notebook = nullptr;
     ChartPane* m_charts = nullptr;
-    QString m_chartRunId;
     QPointer<QWidget> m_usageWindow;
     RunStatusBar* m_status = nullptr;
     RunController* m_runs = nullptr;
+    RunCoordinator* m_runner = nullptr;
     DocumentBrowser* m_browser = nullptr;
     QDockWidget* m_documentsDock = nullptr;
     EditorDocuments* m_editorDocuments = nullptr; // opening, saving, closing tabs; the journal
-    QHash<RunEntry*, Origin> m_origins;
-    qint64 m_sessionTotal = 0;
 };
 
 } // namespace sandpad

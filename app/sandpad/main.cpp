@@ -6,6 +6,8 @@
 //   --restore-all      restores every tab the recovery journal holds without asking
 #include "AppSession.h"
 #include "MainWindow.h"
+#include "console/RunController.h"
+#include "run/Run.h"
 #include "settings/AppSettings.h"
 #include "storage/Database.h"
 #include "theme/Theme.h"
@@ -57,8 +59,9 @@ int main(int argc, char** argv)
             return 2;
         }
         if (parser.isSet(screenshot))
-            QObject::connect(&window, &MainWindow::runFinished, &window,
-                             [&] { QTimer::singleShot(1000, &window, takeScreenshot); });
+            QObject::connect(window.runs(), &RunController::runStarted, &window, [&](Run* run) {
+                QObject::connect(run, &Run::finished, &window, [&] { QTimer::singleShot(1000, &window, takeScreenshot); });
+            });
         QTimer::singleShot(300, &window, [&] { window.runAll(); });
     } else if (parser.isSet(screenshot)) {
         QTimer::singleShot(1500, &window, takeScreenshot);

@@ -3,6 +3,7 @@
 #include "runtime/Language.h"
 
 #include <QByteArray>
+#include <QDateTime>
 #include <QJsonObject>
 #include <QList>
 #include <QMetaType>
@@ -39,6 +40,7 @@ struct ExecutionResult {
     QString title;
     QString code;                      // exactly the source that ran (after nothing: the original text)
     QString documentId, revisionId;    // set for saved-revision runs
+    QDateTime startedAt;               // UTC; when the Executor took the request
 
     QString stdoutText, stderrText;    // capped; a notice line is appended when cut
     bool stdoutTruncated = false, stderrTruncated = false;

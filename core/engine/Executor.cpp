@@ -5,7 +5,7 @@
 #include "documents/DocumentStore.h"
 #include "engine/Deadline.h"
 #include "engine/OutputCap.h"
-#include "engine/RunHandle.h"
+#include "run/Run.h"
 #include "engine/ResultCollector.h"
 #include "runtime/PipDirectives.h"
 #include "runtime/RuntimeProgram.h"
@@ -72,13 +72,14 @@ Executor::Executor(std::shared_ptr<SandboxProvider> provider, UsageLedger* ledge
 {
     qRegisterMetaType<sandpad::ExecutionResult>();
     qRegisterMetaType<sandpad::OutputStream>();
+    qRegisterMetaType<sandpad::Run*>(); // runStarted, for queued connections and QSignalSpy
 }
 
 Executor::~Executor()
 {
-    for (const auto& handle : std::as_const(m_active))
-        if (handle)
-            handle->cancel();
+    for (const auto& run : std::as_const(m_active))
+        if (run)
+            run->cancel();
     waitForAll();
 }
 
@@ -92,68 +93,77 @@ QString Executor::providerName() const
     return m_provider ? m_provider->name() : QStringLiteral("none");
 }
 
-RunHandle* Executor::start(const ExecutionRequest& request)
+Run* Executor::start(const ExecutionRequest& request, RunOrigin origin)
 {
-    QString title;
-    if (const auto* adHoc = std::get_if<AdHocSource>(&request.source))
-        title = adHoc->title;
-    auto* handle = new RunHandle(newRunId(), title, this);
-    m_active.append(handle);
+    if (const auto* adHoc = std::get_if<AdHocSource>(&request.source)) {
+        if (origin.title.isEmpty())
+            origin.title = adHoc->title;
+        if (origin.code.isEmpty())
+            origin.code = adHoc->code;
+        origin.language = adHoc->language;
+    } else {
+        const auto& ref = std::get<SavedRevisionRef>(request.source);
+        origin.documentId = ref.documentId;
+        if (origin.revisionId.isEmpty())
+            origin.revisionId = ref.revisionId;
+    }
+    auto* run = new Run(newRunId(), origin, providerName(), this);
+    m_active.append(run);
 
     // The provider and the config are captured now: a settings change does not affect a running run.
     auto provider = m_provider;
     const ExecutorConfig config = m_config;
-    QThread* thread = QThread::create([this, request, handle, provider, config] {
-        ExecutionResult result = execute(request, *handle, provider, config);
+    const QDateTime startedAt = run->startedAt();
+    QThread* thread = QThread::create([this, request, run, provider, config, startedAt] {
+        run->setRunning();
+        ExecutionResult result = execute(request, *run, provider, config);
+        result.startedAt = startedAt;
         Database::releaseThreadConnections(); // before the caller can see the result and exit
-        handle->deliverResult(result);
+        run->deliverResult(result);
     });
     thread->setObjectName(QStringLiteral("sandpad-run"));
     connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-    connect(handle, &RunHandle::finished, this, [this, handle](const ExecutionResult& result) {
-        m_active.removeAll(handle);
-        emit runFinished(result);
-    });
-    handle->setProperty("sandpad_thread", QVariant::fromValue(static_cast<QObject*>(thread)));
-    emit runStarted(handle);
+    connect(run, &Run::finished, this, [this, run] { m_active.removeAll(run); });
+    run->setProperty("sandpad_thread", QVariant::fromValue(static_cast<QObject*>(thread)));
+    emit runStarted(run);
     thread->start();
-    return handle;
+    return run;
 }
 
 ExecutionResult Executor::run(const ExecutionRequest& request, const TextCallback& onOutput)
 {
-    RunHandle* handle = start(request);
+    Run* run = start(request);
     QEventLoop loop;
     if (onOutput)
-        connect(handle, &RunHandle::output, &loop, [&onOutput](OutputStream s, const QString& t) { onOutput(s, t); });
-    connect(handle, &RunHandle::finished, &loop, &QEventLoop::quit);
-    if (!handle->isFinished())
+        connect(run, &Run::output, &loop, [&onOutput](OutputStream s, const QString& t) { onOutput(s, t); });
+    connect(run, &Run::finished, &loop, &QEventLoop::quit);
+    if (!run->isFinished())
         loop.exec();
-    ExecutionResult result = handle->result();
-    handle->deleteLater();
+    ExecutionResult result = run->result();
+    run->deleteLater();
     return result;
 }
 
 void Executor::waitForAll()
 {
-    // Threads deliver their result through the event loop; wait until each handle has it.
-    for (const auto& handle : m_active) {
-        if (!handle)
+    // Threads deliver their result through the event loop; wait until each run has it.
+    for (const auto& run : m_active) {
+        if (!run)
             continue;
-        if (auto* thread = qobject_cast<QThread*>(handle->property("sandpad_thread").value<QObject*>()))
+        if (auto* thread = qobject_cast<QThread*>(run->property("sandpad_thread").value<QObject*>()))
             thread->wait();
     }
 }
 
-ExecutionResult Executor::execute(const ExecutionRequest& request, RunHandle& handle,
+ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
                                   std::shared_ptr<SandboxProvider> provider, const ExecutorConfig& config)
 {
     QElapsedTimer clock;
     clock.start();
     ExecutionResult result;
-    result.runId = handle.runId();
+    result.runId = run.id();
     result.provider = provider ? provider->name() : QStringLiteral("none");
-    RunControl& control = handle.control();
+    RunControl& control = run.control();
     QString source = QStringLiteral("adhoc");
 
     auto finish = [&]() -> ExecutionResult {
@@ -238,10 +248,10 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, RunHandle& ha
         (stream == OutputStream::Stdout ? stdoutCap : stderrCap).append(bytes);
         if (forwarded + bytes.size() <= kLiveForwardLimit) {
             forwarded += bytes.size();
-            handle.appendOutput(stream, bytes);
+            run.appendOutput(stream, bytes);
         } else if (!forwardCut) {
             forwardCut = true;
-            handle.appendOutput(OutputStream::Stderr,
+            run.appendOutput(OutputStream::Stderr,
                                 QByteArrayLiteral("\n[live output stopped after 64 MiB; the run goes on]\n"));
         }
     };

@@ -5,6 +5,7 @@
 #include "engine/ExecutionResult.h"
 #include "providers/Sandbox.h"
 #include "providers/SandboxOptions.h"
+#include "run/RunOrigin.h"
 
 #include <QObject>
 #include <QPointer>
@@ -18,7 +19,7 @@ class DocumentStore;
 class UsageLedger;
 class CreditsAccount;
 class SandboxProvider;
-class RunHandle;
+class Run;
 
 // Settings the Executor applies to every run (from the user's settings, flags and environment).
 struct ExecutorConfig {
@@ -46,9 +47,10 @@ public:
     std::shared_ptr<SandboxProvider> provider() const { return m_provider; }
     QString providerName() const;
 
-    // Starts a run. The handle (a child of this Executor unless reparented) reports output and the
-    // result on the caller's thread.
-    RunHandle* start(const ExecutionRequest& request);
+    // Starts a run. The Run (a child of this Executor until someone adopts it) reports its
+    // status, output and result on the caller's thread. origin names it for the notebook; what
+    // it leaves empty is taken from the request.
+    Run* start(const ExecutionRequest& request, RunOrigin origin = {});
 
     // Runs and waits (a local event loop; used by the CLI and tests). onOutput sees live output.
     using TextCallback = std::function<void(OutputStream, const QString&)>;
@@ -58,12 +60,12 @@ public:
     void waitForAll();
 
 signals:
-    void runStarted(sandpad::RunHandle* handle);
-    void runFinished(const sandpad::ExecutionResult& result);
+    // Every run, as it starts: observers connect to its one finished signal.
+    void runStarted(sandpad::Run* run);
 
 private:
     // The whole run, on the worker thread (DESIGN.md's eight steps).
-    ExecutionResult execute(const ExecutionRequest& request, RunHandle& handle,
+    ExecutionResult execute(const ExecutionRequest& request, Run& run,
                             std::shared_ptr<SandboxProvider> provider, const ExecutorConfig& config);
     void account(ExecutionResult& result, const QString& source);
     std::shared_ptr<SandboxProvider> m_provider;
@@ -71,7 +73,7 @@ private:
     DocumentStore* m_documents;
     CreditsAccount* m_credits;
     ExecutorConfig m_config;
-    QList<QPointer<RunHandle>> m_active;
+    QList<QPointer<Run>> m_active;
 };
 
 } // namespace sandpad

@@ -7,6 +7,7 @@
 #include "storage/Transaction.h"
 
 #include <QHash>
+#include <QJsonDocument>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
@@ -31,21 +32,22 @@ QVariant nullString()
 const QString kLeadingColumns = QStringLiteral(
     "r.run_id, r.started_ms, r.title, r.language, r.provider, r.status, r.duration_ms, r.cost_micros");
 
-void leadingFrom(const QSqlQuery& q, RunRecord& r)
+void leadingFrom(const QSqlQuery& q, ExecutionResult& r)
 {
     r.runId = q.value(0).toString();
     r.startedAt = QDateTime::fromMSecsSinceEpoch(q.value(1).toLongLong(), Qt::UTC);
     r.title = q.value(2).toString();
-    r.language = q.value(3).toString();
+    r.language = languageFromName(q.value(3).toString()).value_or(Language::Python);
     r.provider = q.value(4).toString();
-    r.status = q.value(5).toString();
+    r.status = runStatusFromName(q.value(5).toString()).value_or(RunStatus::InfrastructureError);
     r.durationMs = q.value(6).toLongLong();
     r.costMicros = q.value(7).toLongLong();
+    r.cleanupConfirmed = r.costMicros > 0; // only a confirmed cleanup is billed
 }
 
-RunRecord recordFrom(const QSqlQuery& q)
+ExecutionResult resultFrom(const QSqlQuery& q)
 {
-    RunRecord r;
+    ExecutionResult r;
     leadingFrom(q, r);
     r.code = q.value(8).toString();
     r.stdoutText = q.value(9).toString();
@@ -53,8 +55,7 @@ RunRecord recordFrom(const QSqlQuery& q)
     if (!q.value(11).isNull())
         r.result = q.value(11).toString();
     if (q.value(12).toLongLong() != 0)
-        r.error = RunErrorRecord{q.value(13).toString(), q.value(14).toString(),
-                                 q.value(15).toString()};
+        r.error = RunError{q.value(13).toString(), q.value(14).toString(), q.value(15).toString()};
     if (!q.value(16).isNull())
         r.exitCode = q.value(16).toInt();
     r.reason = q.value(17).toString();
@@ -68,7 +69,7 @@ RunRecord recordFrom(const QSqlQuery& q)
 
 RunHistory::RunHistory(Database& database) : m_db(database) {}
 
-bool RunHistory::save(const RunRecord& r)
+bool RunHistory::save(const ExecutionResult& r)
 {
     m_lastError.clear();
     if (r.runId.isEmpty()) {
@@ -103,13 +104,13 @@ bool RunHistory::save(const RunRecord& r)
                                  "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                       .arg(kColumns));
         const QDateTime started = r.startedAt.isValid() ? r.startedAt
-                                                        : QDateTime::currentDateTimeUtc();
+                                                        : QDateTime::currentDateTimeUtc().addMSecs(-r.durationMs);
         q.addBindValue(sqlText(r.runId));
         q.addBindValue(started.toMSecsSinceEpoch());
         q.addBindValue(sqlText(r.title));
-        q.addBindValue(sqlText(r.language));
+        q.addBindValue(sqlText(languageName(r.language)));
         q.addBindValue(sqlText(r.provider));
-        q.addBindValue(sqlText(r.status));
+        q.addBindValue(sqlText(runStatusName(r.status)));
         q.addBindValue(r.durationMs);
         q.addBindValue(r.costMicros);
         q.addBindValue(sqlText(r.code));
@@ -128,7 +129,9 @@ bool RunHistory::save(const RunRecord& r)
         if (!q.exec())
             return fail(q);
     }
-    if (!storePreview(db, RunPreview::make(r))) {
+    RunPreviewCuts cuts;
+    const ExecutionResult preview = RunPreview::make(r, &cuts);
+    if (!storePreview(db, preview, cuts)) {
         m_lastError = QStringLiteral("cannot save the run: %1").arg(m_lastError.get());
         return false;
     }
@@ -137,13 +140,15 @@ bool RunHistory::save(const RunRecord& r)
         q.prepare(QStringLiteral("INSERT INTO run_charts (run_id, position, kind, png, spec) "
                                  "VALUES (?, ?, ?, ?, ?)"));
         for (int i = 0; i < r.charts.size(); ++i) {
-            const RunChartRecord& c = r.charts.at(i);
-            const bool png = c.kind == RunChartRecord::Kind::Png;
+            const RunChart& c = r.charts.at(i);
+            const bool png = c.kind == RunChart::Kind::Png;
             q.addBindValue(sqlText(r.runId));
             q.addBindValue(i);
             q.addBindValue(png ? QStringLiteral("png") : QStringLiteral("interactive"));
             q.addBindValue(png ? QVariant(c.png) : QVariant(QMetaType(QMetaType::QByteArray)));
-            q.addBindValue(png ? nullString() : sqlText(c.specJson));
+            // The one serialization of the chart a run makes.
+            q.addBindValue(png ? nullString()
+                               : sqlText(QString::fromUtf8(QJsonDocument(c.spec).toJson(QJsonDocument::Compact))));
             if (!q.exec())
                 return fail(q);
         }
@@ -155,13 +160,13 @@ bool RunHistory::save(const RunRecord& r)
     return true;
 }
 
-bool RunHistory::storePreview(QSqlDatabase& db, const RunRecord& preview) const
+bool RunHistory::storePreview(QSqlDatabase& db, const ExecutionResult& preview, const RunPreviewCuts& cuts) const
 {
     QSqlQuery q(db);
     q.prepare(QStringLiteral("INSERT OR REPLACE INTO run_previews (run_id, format, preview) VALUES (?, ?, ?)"));
     q.addBindValue(sqlText(preview.runId));
     q.addBindValue(RunPreview::kFormat);
-    q.addBindValue(sqlText(RunPreview::toJson(preview)));
+    q.addBindValue(sqlText(RunPreview::toJson(preview, cuts)));
     if (!q.exec()) {
         m_lastError = q.lastError().text();
         return false;
@@ -169,9 +174,9 @@ bool RunHistory::storePreview(QSqlDatabase& db, const RunRecord& preview) const
     return true;
 }
 
-QList<RunRecord> RunHistory::loadRows(const QString& where, const QVariantList& binds, int limit) const
+QList<ExecutionResult> RunHistory::loadRows(const QString& where, const QVariantList& binds, int limit) const
 {
-    QList<RunRecord> out;
+    QList<ExecutionResult> out;
     QSqlQuery q(m_db.connection());
     q.setForwardOnly(true);
     q.prepare(QStringLiteral("SELECT %1 FROM runs %2 ORDER BY started_ms DESC, rowid DESC "
@@ -185,50 +190,49 @@ QList<RunRecord> RunHistory::loadRows(const QString& where, const QVariantList& 
         return out;
     }
     while (q.next())
-        out.append(recordFrom(q));
+        out.append(resultFrom(q));
     std::reverse(out.begin(), out.end()); // oldest first
     return out;
 }
 
-QList<RunRecord> RunHistory::load(const QString& where, const QVariantList& binds, int limit) const
+QList<ExecutionResult> RunHistory::load(const QString& where, const QVariantList& binds, int limit) const
 {
-    QList<RunRecord> out = loadRows(where, binds, limit);
-    loadCharts(out);
+    QList<ExecutionResult> out = loadRows(where, binds, limit);
+    for (ExecutionResult& r : out)
+        loadCharts(r);
     return out;
 }
 
-void RunHistory::loadCharts(QList<RunRecord>& out) const
+void RunHistory::loadCharts(ExecutionResult& r) const
 {
     QSqlQuery c(m_db.connection());
     c.setForwardOnly(true);
     c.prepare(QStringLiteral("SELECT kind, png, spec FROM run_charts WHERE run_id = ? "
                              "ORDER BY position"));
-    for (RunRecord& r : out) {
-        c.addBindValue(r.runId);
-        if (!c.exec()) {
-            m_lastError = c.lastError().text();
-            continue;
-        }
-        while (c.next()) {
-            RunChartRecord chart;
-            chart.kind = c.value(0).toString() == u"png" ? RunChartRecord::Kind::Png
-                                                         : RunChartRecord::Kind::Interactive;
-            chart.png = c.value(1).toByteArray();
-            chart.specJson = c.value(2).toString();
-            r.charts.append(chart);
-        }
-        c.finish();
+    c.addBindValue(r.runId);
+    if (!c.exec()) {
+        m_lastError = c.lastError().text();
+        return;
+    }
+    while (c.next()) {
+        RunChart chart;
+        chart.kind = c.value(0).toString() == u"png" ? RunChart::Kind::Png : RunChart::Kind::Interactive;
+        chart.png = c.value(1).toByteArray();
+        // The one parse of a stored chart: the notebook and the chart pane share this object.
+        if (chart.kind == RunChart::Kind::Interactive)
+            chart.spec = QJsonDocument::fromJson(c.value(2).toString().toUtf8()).object();
+        r.charts.append(chart);
     }
 }
 
-QList<RunRecord> RunHistory::recent(int limit) const
+QList<ExecutionResult> RunHistory::recent(int limit) const
 {
     return load(QString(), {}, limit);
 }
 
-QList<RunRecord> RunHistory::recentPreviews(int limit) const
+QList<RunHistory::Preview> RunHistory::recentPreviews(int limit) const
 {
-    QList<RunRecord> out;
+    QList<Preview> out;
     QList<qsizetype> missing; // stored before previews existed, or in another format
     QSqlDatabase db = m_db.connection();
     {
@@ -243,35 +247,38 @@ QList<RunRecord> RunHistory::recentPreviews(int limit) const
             // No run_previews table (a file of another build's schema): the whole runs, bounded
             // here. Slower, but the notebook still shows them and holds only previews.
             m_lastError = q.lastError().text();
-            QList<RunRecord> whole = recent(limit);
-            for (RunRecord& r : whole)
-                r = RunPreview::make(r);
-            return whole;
+            for (const ExecutionResult& r : recent(limit)) {
+                Preview p;
+                p.run = RunPreview::make(r, &p.cuts);
+                out.append(std::move(p));
+            }
+            return out;
         }
         while (q.next()) {
-            RunRecord r;
-            leadingFrom(q, r);
+            Preview p;
+            leadingFrom(q, p.run);
             const bool ok = !q.value(9).isNull() && q.value(8).toInt() == RunPreview::kFormat
-                            && RunPreview::fromJson(q.value(9).toString(), &r);
+                            && RunPreview::fromJson(q.value(9).toString(), &p.run, &p.cuts);
             if (!ok)
                 missing.append(out.size());
-            out.append(std::move(r));
+            out.append(std::move(p));
         }
     }
     // Built from the whole run once and kept, so the next start reads only the preview.
     for (const qsizetype i : missing) {
-        const QList<RunRecord> whole = loadRows(QStringLiteral("run_id = ?"), {out[i].runId}, 1);
+        const QList<ExecutionResult> whole = loadRows(QStringLiteral("run_id = ?"), {out[i].run.runId}, 1);
         if (whole.isEmpty())
             continue;
-        out[i] = RunPreview::make(whole.first());
-        storePreview(db, out[i]); // best effort: a read-only file still shows the run
+        out[i].run = RunPreview::make(whole.first(), &out[i].cuts);
+        storePreview(db, out[i].run, out[i].cuts); // best effort: a read-only file still shows the run
     }
     std::reverse(out.begin(), out.end()); // oldest first
-    loadCharts(out);
+    for (Preview& p : out)
+        loadCharts(p.run);
     return out;
 }
 
-std::optional<RunRecord> RunHistory::find(const QString& runId) const
+std::optional<ExecutionResult> RunHistory::find(const QString& runId) const
 {
     const auto runs = load(QStringLiteral("run_id = ?"), {runId}, 1);
     if (runs.isEmpty())
@@ -279,7 +286,7 @@ std::optional<RunRecord> RunHistory::find(const QString& runId) const
     return runs.first();
 }
 
-QList<RunRecord> RunHistory::forDocument(const QString& documentId) const
+QList<ExecutionResult> RunHistory::forDocument(const QString& documentId) const
 {
     return load(QStringLiteral("document_id = ?"), {documentId}, -1);
 }

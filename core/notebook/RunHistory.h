@@ -1,6 +1,7 @@
 #pragma once
 
-#include "notebook/RunRecord.h"
+#include "engine/ExecutionResult.h"
+#include "notebook/RunPreview.h"
 #include "storage/ThreadLocalError.h"
 
 #include <QList>
@@ -16,19 +17,26 @@ class Database;
 // the notebook survives restarts. Thread-safe like UsageLedger (per-thread connections).
 class RunHistory {
 public:
+    // A run as a preview load returns it: its texts bounded, cuts saying which.
+    struct Preview {
+        ExecutionResult run;
+        RunPreviewCuts cuts;
+    };
+
     explicit RunHistory(Database& database);
 
-    // Stores the run; saving a runId again replaces the earlier copy (one transaction).
-    bool save(const RunRecord& record);
+    // Stores a finished run (its result, startedAt included; charts serialized here, once);
+    // saving a runId again replaces the earlier copy (one transaction).
+    bool save(const ExecutionResult& run);
     // The `limit` most recent runs (all when limit < 0), OLDEST FIRST, ready to display top-down.
-    QList<RunRecord> recent(int limit = 100) const;
-    // The same runs as previews (RunPreview: every text bounded, record.preview set), read
-    // without touching the whole texts: what the notebook shows at start. A run stored without
-    // a preview gets one here, once.
-    QList<RunRecord> recentPreviews(int limit = 100) const;
-    std::optional<RunRecord> find(const QString& runId) const;
+    QList<ExecutionResult> recent(int limit = 100) const;
+    // The same runs as previews (RunPreview: every text bounded), read without touching the
+    // whole texts: what the notebook shows at start. A run stored without a preview gets one
+    // here, once.
+    QList<Preview> recentPreviews(int limit = 100) const;
+    std::optional<ExecutionResult> find(const QString& runId) const;
     // The runs of one saved document, oldest first.
-    QList<RunRecord> forDocument(const QString& documentId) const;
+    QList<ExecutionResult> forDocument(const QString& documentId) const;
     int count() const;
     bool remove(const QString& runId);
     // Keeps only the `keep` most recent runs.
@@ -38,10 +46,10 @@ public:
     QString lastError() const { return m_lastError.get(); } // this thread's last error
 
 private:
-    QList<RunRecord> load(const QString& where, const QVariantList& binds, int limit) const;
-    QList<RunRecord> loadRows(const QString& where, const QVariantList& binds, int limit) const;
-    void loadCharts(QList<RunRecord>& records) const;
-    bool storePreview(QSqlDatabase& db, const RunRecord& preview) const;
+    QList<ExecutionResult> load(const QString& where, const QVariantList& binds, int limit) const;
+    QList<ExecutionResult> loadRows(const QString& where, const QVariantList& binds, int limit) const;
+    void loadCharts(ExecutionResult& run) const;
+    bool storePreview(QSqlDatabase& db, const ExecutionResult& preview, const RunPreviewCuts& cuts) const;
     Database& m_db;
     mutable ThreadLocalError m_lastError;
 };

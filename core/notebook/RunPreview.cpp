@@ -64,11 +64,9 @@ TextPreview::Limits RunPreview::limits(Part part, Use use)
     return {};
 }
 
-RunRecord RunPreview::make(const RunRecord& whole)
+ExecutionResult RunPreview::make(const ExecutionResult& whole, RunPreviewCuts* out)
 {
-    if (whole.preview)
-        return whole;
-    RunRecord r = whole;
+    ExecutionResult r = whole;
     RunPreviewCuts cuts;
     r.stdoutText = bounded(Part::Stdout, whole.stdoutText, &cuts.stdoutText);
     r.stderrText = bounded(Part::Stderr, whole.stderrText, &cuts.stderrText);
@@ -83,11 +81,11 @@ RunRecord RunPreview::make(const RunRecord& whole)
     r.message = bounded(Part::Message, whole.message, &cuts.message);
     bool reasonCut = false; // a reason is the app's own words: bounded, not offered whole
     r.reason = bounded(Part::Reason, whole.reason, &reasonCut);
-    r.preview = cuts;
+    *out = cuts;
     return r;
 }
 
-QString RunPreview::toJson(const RunRecord& p)
+QString RunPreview::toJson(const ExecutionResult& p, const RunPreviewCuts& cuts)
 {
     QJsonObject o;
     o.insert(QStringLiteral("code"), p.code);
@@ -105,7 +103,6 @@ QString RunPreview::toJson(const RunRecord& p)
     o.insert(QStringLiteral("message"), p.message);
     o.insert(QStringLiteral("document_id"), p.documentId);
     o.insert(QStringLiteral("revision_id"), p.revisionId);
-    const RunPreviewCuts cuts = p.preview.value_or(RunPreviewCuts{});
     QJsonArray cut;
     const std::pair<bool, const char*> parts[] = {{cuts.stdoutText, "stdout"}, {cuts.stderrText, "stderr"},
                                                   {cuts.result, "result"},     {cuts.error, "error"},
@@ -117,7 +114,7 @@ QString RunPreview::toJson(const RunRecord& p)
     return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
-bool RunPreview::fromJson(const QString& json, RunRecord* r)
+bool RunPreview::fromJson(const QString& json, ExecutionResult* r, RunPreviewCuts* out)
 {
     QJsonParseError error{};
     const QJsonDocument doc = QJsonDocument::fromJson(json.toUtf8(), &error);
@@ -132,7 +129,7 @@ bool RunPreview::fromJson(const QString& json, RunRecord* r)
     const QJsonValue err = o.value(QLatin1String("error"));
     if (err.isObject()) {
         const QJsonObject e = err.toObject();
-        r->error = RunErrorRecord{e.value(QLatin1String("name")).toString(), e.value(QLatin1String("value")).toString(),
+        r->error = RunError{e.value(QLatin1String("name")).toString(), e.value(QLatin1String("value")).toString(),
                                   e.value(QLatin1String("traceback")).toString()};
     } else {
         r->error.reset();
@@ -153,7 +150,7 @@ bool RunPreview::fromJson(const QString& json, RunRecord* r)
         cuts.code = cuts.code || name == u"code";
         cuts.message = cuts.message || name == u"message";
     }
-    r->preview = cuts;
+    *out = cuts;
     return true;
 }
 

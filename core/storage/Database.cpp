@@ -216,18 +216,21 @@ bool Database::open()
         return false;
     }
     {
-        // Switching the journal mode needs the file to itself, and SQLite answers "database is
-        // locked" at once (no busy handler) while another process or thread opens it too, e.g.
-        // the GUI and sandpad-run on a first start: try again for as long as the busy timeout.
+        // Switching the journal mode needs the file to itself while another process or thread
+        // opens it too (e.g. the GUI and sandpad-run on a first start); SQLite then answers
+        // "database is locked" at once (no busy handler), or keeps the old mode and names it
+        // without an error: either way, try again for as long as the busy timeout.
         QElapsedTimer waited;
         waited.start();
         for (;;) {
             QSqlQuery q(db);
-            if (q.exec(QStringLiteral("PRAGMA journal_mode = WAL")) && q.next()
-                && q.value(0).toString().toLower() == u"wal")
+            const bool answered = q.exec(QStringLiteral("PRAGMA journal_mode = WAL")) && q.next();
+            const QString mode = answered ? q.value(0).toString().toLower() : QString();
+            if (mode == u"wal")
                 break;
-            const QString error = sqlError(q);
-            if (!error.contains(QLatin1String("locked")) || waited.elapsed() > kBusyTimeoutMs) {
+            const QString error = answered ? QStringLiteral("the journal mode stayed %1").arg(mode) : sqlError(q);
+            const bool busy = answered || error.contains(QLatin1String("locked"));
+            if (!busy || waited.elapsed() > kBusyTimeoutMs) {
                 m_error = QStringLiteral("cannot switch %1 to WAL mode: %2.").arg(filePath(), error);
                 m_opened = false;
                 return false;

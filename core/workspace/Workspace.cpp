@@ -4,10 +4,10 @@
 #include "accounting/UsageLedger.h"
 #include "documents/DocumentStore.h"
 #include "engine/Executor.h"
-#include "engine/RunRecordConversion.h"
 #include "notebook/RunHistory.h"
 #include "providers/ProviderError.h"
 #include "providers/ProviderRegistry.h"
+#include "run/Run.h"
 #include "storage/Database.h"
 
 #include <QDebug>
@@ -43,13 +43,15 @@ bool Workspace::open()
     // on one writer thread so runs are stored in the order they finished.
     m_historyWriter.setMaxThreadCount(1);
     m_historyWriter.setExpiryTimeout(-1);
-    connect(m_executor, &Executor::runFinished, this, [this](const ExecutionResult& result) {
-        RunHistory* history = m_history.get();
-        m_historyWriter.start([history, record = toRunRecord(result)] {
-            if (!history->save(record))
-                qWarning("sandpad: could not keep run %s in the notebook history: %s", qPrintable(record.runId),
-                         qPrintable(history->lastError()));
-            Database::releaseThreadConnections(); // see there: not at the pool thread's end
+    connect(m_executor, &Executor::runStarted, this, [this](Run* run) {
+        connect(run, &Run::finished, this, [this](const ExecutionResult& result) {
+            RunHistory* history = m_history.get();
+            m_historyWriter.start([history, result] {
+                if (!history->save(result))
+                    qWarning("sandpad: could not keep run %s in the notebook history: %s", qPrintable(result.runId),
+                             qPrintable(history->lastError()));
+                Database::releaseThreadConnections(); // see there: not at the pool thread's end
+            });
         });
     });
     if (m_settingsSet)

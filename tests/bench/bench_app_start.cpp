@@ -27,13 +27,13 @@ bool fillHistory(const QString& dataDir, int runs, bool hostile)
         return false;
     RunHistory history(db);
     for (int i = 0; i < runs; ++i) {
-        RunRecord r;
+        ExecutionResult r;
         r.runId = QStringLiteral("bench-%1").arg(i);
         r.startedAt = QDateTime::currentDateTimeUtc().addSecs(i - runs);
         r.title = QStringLiteral("run %1").arg(i);
-        r.language = QStringLiteral("python");
+        r.language = Language::Python;
         r.provider = QStringLiteral("local");
-        r.status = QStringLiteral("success");
+        r.status = RunStatus::Success;
         r.durationMs = 1234;
         r.costMicros = 50000;
         r.code = QStringLiteral("print('x' * 10_000_000)\n");

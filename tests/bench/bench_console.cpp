@@ -1,5 +1,5 @@
 // Console benchmark: what hostile output costs the window. Each case streams text into a run
-// entry of a shown RunNotebook the way RunHandle delivers it (one batch per event-loop turn),
+// entry of a shown RunNotebook the way a Run delivers it (one batch per event-loop turn),
 // finishes the entry with the record the Executor would keep, and paints the notebook. The
 // figure is the longest event-loop stall (gap between the ticks of a 10 ms timer), the
 // "freezes the window" number. A second table reloads a history of such runs into a notebook,
@@ -44,7 +44,7 @@ struct Case {
     Producer (*producer)();
     // What the finished run's record holds besides the output (result, error); built before the
     // measurement starts, so that the bench's own string building is not counted.
-    void (*finish)(RunRecord&) = nullptr;
+    void (*finish)(ExecutionResult&) = nullptr;
 };
 
 // Repeats one batch `count` times.
@@ -119,15 +119,15 @@ const Case kCases[] = {
      }},
     {"10 MB `result` string (one line)",
      [] { return repeated(OutputStream::Stdout, QStringLiteral("done\n"), 1); },
-     [](RunRecord& r) { r.result = QString(10'000'000, QLatin1Char('r')); }},
+     [](ExecutionResult& r) { r.result = QString(10'000'000, QLatin1Char('r')); }},
     {"10 MB error value and a 100,000-line traceback",
      [] { return repeated(OutputStream::Stdout, QStringLiteral("about to fail\n"), 1); },
-     [](RunRecord& r) {
+     [](ExecutionResult& r) {
          QString tb = QStringLiteral("Traceback (most recent call last):\n");
          for (int i = 0; i < 100000; ++i)
              tb += QStringLiteral("  File \"Untitled 1\", line %1, in f\n").arg(i % 50 + 1);
-         r.status = QStringLiteral("error");
-         r.error = RunErrorRecord{QStringLiteral("ValueError"), QString(10'000'000, QLatin1Char('e')), tb};
+         r.status = RunStatus::Error;
+         r.error = RunError{QStringLiteral("ValueError"), QString(10'000'000, QLatin1Char('e')), tb};
      }},
 };
 
@@ -189,10 +189,9 @@ Outcome runCase(const Case& c)
     notebook.show();
     spin(100);
     const double rss0 = rssMiB();
-    RunEntry* entry = notebook.addRunning(QStringLiteral("bench"), QStringLiteral("python"),
-                                          QStringLiteral("local"), QStringLiteral("print(...)"));
+    RunEntry* entry = notebook.addRunning(runningRun(QStringLiteral("bench"), QStringLiteral("print(...)")));
     Producer next = c.producer();
-    RunRecord record = runRecord(QStringLiteral("bench-run"), QStringLiteral("bench"), QStringLiteral("success"));
+    ExecutionResult record = runResult(QStringLiteral("bench-run"), QStringLiteral("bench"), QStringLiteral("success"));
     if (c.finish)
         c.finish(record);
     // The producers' batches are made before they are measured too (shared, not copied).
@@ -209,7 +208,7 @@ Outcome runCase(const Case& c)
             feeder.stop();
             record.stdoutText = capped(stdoutText);
             record.stderrText = capped(stderrText);
-            entry->finish(record);
+            entry->run()->deliverResult(record);
             done = true;
             return;
         }
@@ -247,7 +246,7 @@ bool fillHistory(const QString& dir, int n, bool hostile)
         return false;
     RunHistory history(db);
     for (int i = 0; i < n; ++i) {
-        RunRecord r = runRecord(QStringLiteral("h%1").arg(i), QStringLiteral("run %1").arg(i), QStringLiteral("success"));
+        ExecutionResult r = runResult(QStringLiteral("h%1").arg(i), QStringLiteral("run %1").arg(i), QStringLiteral("success"));
         r.startedAt = QDateTime::currentDateTimeUtc().addSecs(i - n);
         if (hostile) {
             r.stdoutText = capped(QString(10'000'000, QLatin1Char('x')));
@@ -280,8 +279,8 @@ double reloadMs(const QString& dir, bool wholeRuns)
         RunNotebook notebook;
         notebook.resize(1000, 700);
         if (wholeRuns) {
-            for (const RunRecord& r : history.recent(50))
-                notebook.addFinished(r);
+            for (const ExecutionResult& r : history.recent(50))
+                notebook.addFinished(new Run(r));
         } else {
             RunController controller(nullptr, &notebook);
             controller.setHistory(&history);

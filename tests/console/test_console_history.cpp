@@ -24,8 +24,8 @@ using namespace sandpad;
 
 namespace {
 
-// Everything a record holds as text.
-qsizetype textChars(const RunRecord& r)
+// Everything a run holds as text.
+qsizetype textChars(const ExecutionResult& r)
 {
     qsizetype n = r.code.size() + r.stdoutText.size() + r.stderrText.size() + r.message.size() + r.reason.size()
                   + r.result.value_or(QString()).size();
@@ -37,9 +37,9 @@ qsizetype textChars(const RunRecord& r)
 // What a start may hold per run, whatever the run printed (the previews' limits add up to less).
 constexpr qsizetype kPreviewBudget = 200'000;
 
-RunRecord hostileRun(const QString& id, qint64 startedMs)
+ExecutionResult hostileRun(const QString& id, qint64 startedMs)
 {
-    RunRecord r = runRecord(id, QStringLiteral("hostile.py"), QStringLiteral("error"));
+    ExecutionResult r = runResult(id, QStringLiteral("hostile.py"), QStringLiteral("error"));
     r.startedAt = QDateTime::fromMSecsSinceEpoch(startedMs, Qt::UTC);
     r.code = QStringLiteral("print('x' * 4_000_000)\n");
     r.stdoutText = QString(4 << 20, QLatin1Char('x')) + QStringLiteral("\n[output truncated: kept the first 4.0 MiB of 10.0 MiB]\n");
@@ -48,7 +48,7 @@ RunRecord hostileRun(const QString& id, qint64 startedMs)
     QString traceback = QStringLiteral("Traceback (most recent call last):\n");
     for (int i = 0; i < 50'000; ++i)
         traceback += QStringLiteral("  File \"hostile.py\", line %1, in f\n").arg(i % 9 + 1);
-    r.error = RunErrorRecord{QStringLiteral("RecursionError"), QString(2'000'000, QLatin1Char('e')), traceback};
+    r.error = RunError{QStringLiteral("RecursionError"), QString(2'000'000, QLatin1Char('e')), traceback};
     r.message = r.stdoutText + r.stderrText;
     r.exitCode = 1;
     r.reason = QStringLiteral("the program raised");
@@ -112,24 +112,25 @@ private slots:
 
     void previewJsonRoundTrip()
     {
-        const RunRecord whole = hostileRun(QStringLiteral("r1"), 1000);
-        const RunRecord preview = RunPreview::make(whole);
-        QVERIFY(preview.preview);
-        QVERIFY(preview.preview->stdoutText && preview.preview->result && preview.preview->error && preview.preview->message);
-        QVERIFY(!preview.preview->code);
+        const ExecutionResult whole = hostileRun(QStringLiteral("r1"), 1000);
+        RunPreviewCuts cuts;
+        const ExecutionResult preview = RunPreview::make(whole, &cuts);
+        QVERIFY(cuts.stdoutText && cuts.result && cuts.error && cuts.message);
+        QVERIFY(!cuts.code);
         QVERIFY(textChars(preview) < kPreviewBudget);
         // The end of the output is what the preview keeps (with the Executor's notice).
         QVERIFY(preview.stdoutText.endsWith(QStringLiteral("[output truncated: kept the first 4.0 MiB of 10.0 MiB]\n")));
         QCOMPARE(preview.stderrText, QStringLiteral("progress")); // the line's last state
-        RunRecord back;
-        QVERIFY(RunPreview::fromJson(RunPreview::toJson(preview), &back));
+        ExecutionResult back;
+        RunPreviewCuts backCuts;
+        QVERIFY(RunPreview::fromJson(RunPreview::toJson(preview, cuts), &back, &backCuts));
         QCOMPARE(back.stdoutText, preview.stdoutText);
         QCOMPARE(back.result, preview.result);
         QCOMPARE(back.error->traceback, preview.error->traceback);
         QCOMPARE(back.exitCode, std::optional<int>(1));
         QCOMPARE(back.revisionId, QStringLiteral("rev-1"));
-        QCOMPARE(*back.preview, *preview.preview);
-        QVERIFY(!RunPreview::fromJson(QStringLiteral("not json"), &back));
+        QCOMPARE(backCuts, cuts);
+        QVERIFY(!RunPreview::fromJson(QStringLiteral("not json"), &back, &backCuts));
     }
 
     void startReadsPreviewsNotTheWholeRuns()
@@ -141,15 +142,15 @@ private slots:
         // The whole texts are not read: replace them and the previews still show the run.
         QSqlQuery q(m_data.db().connection());
         QVERIFY(q.exec(QStringLiteral("UPDATE runs SET stdout = 'REPLACED', result = 'REPLACED', error_value = 'REPLACED'")));
-        const QList<RunRecord> runs = history.recentPreviews(50);
+        const QList<RunHistory::Preview> runs = history.recentPreviews(50);
         QCOMPARE(runs.size(), 3);
-        QCOMPARE(runs.first().runId, QStringLiteral("run-0")); // oldest first, like recent()
-        for (const RunRecord& r : runs) {
-            QVERIFY(r.preview);
+        QCOMPARE(runs.first().run.runId, QStringLiteral("run-0")); // oldest first, like recent()
+        for (const auto& [r, cuts] : runs) {
+            QVERIFY(cuts.any());
             QVERIFY2(textChars(r) < kPreviewBudget, qPrintable(QString::number(textChars(r))));
             QVERIFY(r.stdoutText.contains(QStringLiteral("line cut: 4,194,304 characters")));
             QVERIFY(!r.stdoutText.contains(QStringLiteral("REPLACED")));
-            QCOMPARE(r.status, QStringLiteral("error"));
+            QCOMPARE(r.status, RunStatus::Error);
             QCOMPARE(r.costMicros, 50000);
             QCOMPARE(r.exitCode, std::optional<int>(1));
             QCOMPARE(r.documentId, QStringLiteral("doc-1"));
@@ -158,7 +159,6 @@ private slots:
         // find() still gives the whole run.
         const auto whole = history.find(QStringLiteral("run-1"));
         QVERIFY(whole);
-        QVERIFY(!whole->preview);
         QCOMPARE(whole->stdoutText, QStringLiteral("REPLACED"));
         QCOMPARE(whole->stderrText.size(), QStringLiteral("progress\r").size() * 100'000);
     }
@@ -173,10 +173,10 @@ private slots:
         QSqlQuery q(m_data.db().connection());
         QVERIFY(q.exec(QStringLiteral("DELETE FROM run_previews WHERE run_id = 'old'")));
         QVERIFY(q.exec(QStringLiteral("UPDATE run_previews SET format = 0 WHERE run_id = 'older-format'")));
-        const QList<RunRecord> runs = history.recentPreviews(50);
+        const QList<RunHistory::Preview> runs = history.recentPreviews(50);
         QCOMPARE(runs.size(), 2);
-        for (const RunRecord& r : runs) {
-            QVERIFY(r.preview);
+        for (const auto& [r, cuts] : runs) {
+            QVERIFY(cuts.any());
             QVERIFY(textChars(r) < kPreviewBudget);
             QCOMPARE(r.reason, QStringLiteral("the program raised"));
         }
@@ -198,18 +198,18 @@ private slots:
         QVERIFY(history.save(hostileRun(QStringLiteral("r"), 1)));
         QSqlQuery q(m_data.db().connection());
         QVERIFY(q.exec(QStringLiteral("DROP TABLE run_previews")));
-        const QList<RunRecord> runs = history.recentPreviews(50);
+        const QList<RunHistory::Preview> runs = history.recentPreviews(50);
         QCOMPARE(runs.size(), 1);
-        QVERIFY(runs.first().preview);
-        QVERIFY(textChars(runs.first()) < kPreviewBudget);
+        QVERIFY(runs.first().cuts.any());
+        QVERIFY(textChars(runs.first().run) < kPreviewBudget);
     }
 
     void notebookReloadHoldsPreviewsAndSavesWholeTexts()
     {
         RunHistory history(m_data.db());
-        const RunRecord hostile = hostileRun(QStringLiteral("hostile"), 10);
+        const ExecutionResult hostile = hostileRun(QStringLiteral("hostile"), 10);
         QVERIFY(history.save(hostile));
-        RunRecord small = runRecord(QStringLiteral("small"), QStringLiteral("ok.py"), QStringLiteral("success"));
+        ExecutionResult small = runResult(QStringLiteral("small"), QStringLiteral("ok.py"), QStringLiteral("success"));
         small.startedAt = QDateTime::fromMSecsSinceEpoch(20, Qt::UTC);
         small.stdoutText = QStringLiteral("hello\n");
         small.result = QStringLiteral("42");
@@ -224,7 +224,7 @@ private slots:
         RunEntry* entry = entries.first();
         QCOMPARE(entry->runId(), QStringLiteral("hostile"));
         // What the start holds for the run, and what its widgets lay out, is bounded.
-        QVERIFY2(textChars(entry->record()) < kPreviewBudget, qPrintable(QString::number(textChars(entry->record()))));
+        QVERIFY2(textChars(entry->run()->result()) < kPreviewBudget, qPrintable(QString::number(textChars(entry->run()->result()))));
         const QTextDocument* doc = entry->outputView()->document();
         for (QTextBlock b = doc->begin(); b.isValid(); b = b.next())
             QVERIFY(b.length() <= OutputView::kMaxLineChars + 100);
@@ -244,7 +244,7 @@ private slots:
         QCOMPARE(QApplication::clipboard()->text().size(),
                  (hostile.error->name + QStringLiteral(": ") + hostile.error->value + QLatin1Char('\n') + hostile.error->traceback).size());
         // The entry still holds only its preview.
-        QVERIFY(textChars(entry->record()) < kPreviewBudget);
+        QVERIFY(textChars(entry->run()->result()) < kPreviewBudget);
         // A run that printed little is shown whole, and saved from what the entry holds.
         RunEntry* plain = entries.last();
         QVERIFY(!plain->isCut(RunEntry::Part::Output));

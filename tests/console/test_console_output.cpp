@@ -59,7 +59,7 @@ qsizetype charsIn(const RunEntry* entry)
     return total;
 }
 
-// Feeds text the way RunHandle delivers it: in batches.
+// Feeds text the way a Run delivers it: in batches.
 void feed(RunEntry* entry, OutputStream stream, const QString& text, qsizetype batch)
 {
     for (qsizetype i = 0; i < text.size(); i += batch) {
@@ -69,9 +69,9 @@ void feed(RunEntry* entry, OutputStream stream, const QString& text, qsizetype b
     }
 }
 
-RunRecord finished(const QString& stdoutText = {}, const QString& stderrText = {})
+ExecutionResult finished(const QString& stdoutText = {}, const QString& stderrText = {})
 {
-    RunRecord r = runRecord(QStringLiteral("run-1"), QStringLiteral("hostile.py"), QStringLiteral("success"));
+    ExecutionResult r = runResult(QStringLiteral("run-1"), QStringLiteral("hostile.py"), QStringLiteral("success"));
     r.stdoutText = stdoutText;
     r.stderrText = stderrText;
     return r;
@@ -92,11 +92,10 @@ private slots:
     void tenMegabyteLineIsCutAndKeptWhole()
     {
         RunNotebook notebook;
-        RunEntry* entry = notebook.addRunning(QStringLiteral("line"), QStringLiteral("python"), QStringLiteral("local"),
-                                              QStringLiteral("print('x' * 10_000_000, end='')"));
+        RunEntry* entry = notebook.addRunning(runningRun(QStringLiteral("line"), QStringLiteral("print('x' * 10_000_000, end='')")));
         const QString line(10'000'000, QLatin1Char('x'));
         feed(entry, OutputStream::Stdout, line, 64 << 10);
-        entry->finish(finished(line.left(4 << 20)));
+        entry->run()->deliverResult(finished(line.left(4 << 20)));
         const QTextDocument* doc = entry->outputView()->document();
         QCOMPARE(doc->blockCount(), 1);
         QVERIFY2(longestBlock(doc) <= kLongestShownLine, qPrintable(QString::number(longestBlock(doc))));
@@ -283,10 +282,10 @@ private slots:
     void hugeResultIsShownCutAndCopiedWhole()
     {
         RunNotebook notebook;
-        RunRecord r = finished(QStringLiteral("done\n"));
+        ExecutionResult r = finished(QStringLiteral("done\n"));
         const QString result = QString(10'000'000, QLatin1Char('r'));
         r.result = result;
-        RunEntry* entry = notebook.addFinished(r);
+        RunEntry* entry = notebook.addFinished(new Run(r));
         QVERIFY(longestBlockIn(entry) <= kLongestShownLine);
         QVERIFY(entry->shownResultText().contains(QStringLiteral("line cut: 10,000,000 characters")));
         QCOMPARE(entry->resultText(), result);
@@ -303,12 +302,12 @@ private slots:
     void manyResultLinesAreBounded()
     {
         RunNotebook notebook;
-        RunRecord r = finished();
+        ExecutionResult r = finished();
         QString result;
         for (int i = 0; i < 200'000; ++i)
             result += QStringLiteral("row %1\n").arg(i);
         r.result = result;
-        RunEntry* entry = notebook.addFinished(r);
+        RunEntry* entry = notebook.addFinished(new Run(r));
         QVERIFY(charsIn(entry) < 100'000);
         QVERIFY(entry->shownResultText().contains(QStringLiteral("more lines not shown")));
         QVERIFY(entry->shownResultText().startsWith(QStringLiteral("row 0\nrow 1\n")));
@@ -317,14 +316,14 @@ private slots:
     void hugeErrorIsShownCutAndSavedWhole()
     {
         RunNotebook notebook;
-        RunRecord r = finished(QStringLiteral("about to fail\n"));
-        r.status = QStringLiteral("error");
+        ExecutionResult r = finished(QStringLiteral("about to fail\n"));
+        r.status = RunStatus::Error;
         QString traceback = QStringLiteral("Traceback (most recent call last):\n");
         for (int i = 0; i < 100'000; ++i)
             traceback += QStringLiteral("  File \"hostile.py\", line %1, in f\n").arg(i % 50 + 1);
         traceback += QStringLiteral("ValueError: ") + QString(1'000'000, QLatin1Char('v'));
-        r.error = RunErrorRecord{QStringLiteral("ValueError"), QString(10'000'000, QLatin1Char('e')), traceback};
-        RunEntry* entry = notebook.addFinished(r);
+        r.error = RunError{QStringLiteral("ValueError"), QString(10'000'000, QLatin1Char('e')), traceback};
+        RunEntry* entry = notebook.addFinished(new Run(r));
         QVERIFY2(entry->shownErrorText().size() < 20'000, qPrintable(QString::number(entry->shownErrorText().size())));
         QVERIFY(entry->shownErrorText().contains(QStringLiteral("line cut: 10,000,000 characters")));
         QVERIFY(entry->shownErrorText().contains(QStringLiteral("earlier lines not shown")));
@@ -343,31 +342,32 @@ private slots:
     void hugeMessageAndCodeAreBounded()
     {
         RunNotebook notebook;
-        RunRecord r = finished();
-        r.status = QStringLiteral("infrastructure_error");
+        ExecutionResult r = finished();
+        r.status = RunStatus::InfrastructureError;
         r.message = QString(5'000'000, QLatin1Char('w'));
         r.code = QString(3'000'000, QLatin1Char('c'));
-        RunEntry* entry = notebook.addFinished(r);
+        RunEntry* entry = notebook.addFinished(new Run(r));
         QVERIFY(charsIn(entry) < 100'000);
         QVERIFY(longestBlockIn(entry) <= kLongestShownLine);
     }
 
     void chartTitlesAreBounded()
     {
-        RunChartRecord chart;
-        chart.kind = RunChartRecord::Kind::Interactive;
-        chart.specJson = QString::fromUtf8(QJsonDocument(QJsonObject{{"type", "bar"},
-                                                                     {"title", QString(1'000'000, QLatin1Char('t'))},
-                                                                     {"elements", QJsonArray{}}})
-                                               .toJson());
+        RunChart chart;
+        chart.kind = RunChart::Kind::Interactive;
+        chart.spec = QJsonObject{{"type", "bar"}, {"title", QString(1'000'000, QLatin1Char('t'))}, {"elements", QJsonArray{}}};
         ChartThumbnail thumb(chart, 0);
         QVERIFY(thumb.toolTip().size() <= 200);
         QVERIFY(thumb.accessibleName().size() <= 220);
-        // Too large to parse again for a thumbnail: a generic one, no stall.
-        chart.specJson = QStringLiteral("{\"type\":\"line\",\"title\":\"big\",\"elements\":[") + QStringLiteral("1,").repeated(2 << 20)
-                         + QStringLiteral("1]}");
+        // Too large to validate again for a sketch: its title (the run's parsed chart is shared,
+        // nothing is parsed here), no stall.
+        QJsonArray points;
+        for (int i = 0; i < 200'000; ++i)
+            points.append(QJsonArray{i, i});
+        chart.spec = QJsonObject{{"type", "line"}, {"title", "big"},
+                                 {"elements", QJsonArray{QJsonObject{{"label", "a"}, {"points", points}}}}};
         ChartThumbnail big(chart, 3);
-        QCOMPARE(big.toolTip(), QStringLiteral("Chart 4"));
+        QCOMPARE(big.toolTip(), QStringLiteral("big"));
     }
 
     // While one long line streams into a shown view, the view settles at one height: its rows
@@ -379,7 +379,7 @@ private slots:
         notebook.resize(900, 600);
         notebook.show();
         QVERIFY(QTest::qWaitForWindowExposed(&notebook));
-        RunEntry* entry = notebook.addRunning(QStringLiteral("mixed"), QStringLiteral("python"), QStringLiteral("local"), {});
+        RunEntry* entry = notebook.addRunning(runningRun(QStringLiteral("mixed")));
         entry->appendOutput(OutputStream::Stdout, QString(10000, QLatin1Char('m')));
         entry->outputView()->flush();
         QTest::qWait(20);
@@ -407,12 +407,12 @@ private slots:
         notebook.resize(900, 600);
         notebook.show();
         QVERIFY(QTest::qWaitForWindowExposed(&notebook));
-        RunEntry* entry = notebook.addRunning(QStringLiteral("line"), QStringLiteral("python"), QStringLiteral("local"), {});
+        RunEntry* entry = notebook.addRunning(runningRun(QStringLiteral("line")));
         entry->appendOutput(OutputStream::Stdout, QString(10'000'000, QLatin1Char('x')));
         entry->appendOutput(OutputStream::Stdout, QStringLiteral("\nafter\n"));
-        RunRecord r = finished();
+        ExecutionResult r = finished();
         r.result = QString(5'000'000, QLatin1Char('r'));
-        entry->finish(r);
+        entry->run()->deliverResult(r);
         QTest::qWait(50);
         QVERIFY(!notebook.grab().isNull());
         QVERIFY(entry->outputView()->isVisible());

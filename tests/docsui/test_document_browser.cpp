@@ -5,7 +5,7 @@
 #include "documents/DocumentListModel.h"
 #include "documents/DocumentStore.h"
 #include "engine/Executor.h"
-#include "engine/RunHandle.h"
+#include "run/Run.h"
 #include "settings/AppSettings.h"
 #include "workspace/Workspace.h"
 
@@ -208,9 +208,9 @@ private slots:
         QCOMPARE(runRequested.count(), 1);
         QCOMPARE(runRequested[0][0].toString(), doc->id);
         QCOMPARE(runRequested[0][1].toString(), rev2);
-        RunHandle* handle = m_ws->executor().start(
+        Run* handle = m_ws->executor().start(
             ExecutionRequest::savedRevision(runRequested[0][0].toString(), runRequested[0][1].toString()));
-        QSignalSpy finished(handle, &RunHandle::finished);
+        QSignalSpy finished(handle, &Run::finished);
         QVERIFY(finished.wait(120000));
         const auto result = finished[0][0].value<ExecutionResult>();
         QVERIFY2(result.status == RunStatus::Success, qPrintable(result.message));

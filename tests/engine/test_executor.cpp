@@ -6,7 +6,7 @@
 #include "accounting/UsageLedger.h"
 #include "engine/ExecutionRequest.h"
 #include "engine/Executor.h"
-#include "engine/RunHandle.h"
+#include "run/Run.h"
 #include "providers/local/LocalProvider.h"
 
 #include <QElapsedTimer>
@@ -223,22 +223,62 @@ private slots:
 
     void cancellation()
     {
-        RunHandle* handle = m_executor->start(ExecutionRequest::adHoc(Language::Python, QStringLiteral("import time\nprint('x', flush=True)\ntime.sleep(60)\n")));
-        QSignalSpy out(handle, &RunHandle::output);
+        Run* handle = m_executor->start(ExecutionRequest::adHoc(Language::Python, QStringLiteral("import time\nprint('x', flush=True)\ntime.sleep(60)\n")));
+        QSignalSpy out(handle, &Run::output);
         QVERIFY(out.wait(20000));
         handle->cancel();
-        QSignalSpy done(handle, &RunHandle::finished);
+        QSignalSpy done(handle, &Run::finished);
         QVERIFY(handle->isFinished() || done.wait(5000));
         QCOMPARE(handle->result().status, RunStatus::Cancelled);
         QCOMPARE(handle->result().costMicros, 0);
         QVERIFY(handle->result().cleanupConfirmed);
     }
 
+    // One Run from request to result: its origin as the caller named it, Queued -> Running ->
+    // Finished, one finished signal (a second result changes nothing).
+    void oneRunWithItsOriginAndOneFinishedSignal()
+    {
+        QObject tab; // stands for the editor tab (core knows no widgets)
+        RunOrigin origin;
+        origin.title = QStringLiteral("a.py · lines 3–4");
+        origin.firstLine = 3;
+        origin.source = &tab;
+        QSignalSpy started(m_executor.get(), &Executor::runStarted);
+        Run* run = m_executor->start(ExecutionRequest::adHoc(Language::Python, QStringLiteral("print('hi')\n"),
+                                                             QStringLiteral("a.py")),
+                                     origin);
+        QCOMPARE(started.count(), 1);
+        QCOMPARE(started.first().at(0).value<Run*>(), run);
+        QCOMPARE(run->state(), Run::State::Queued);
+        QCOMPARE(run->origin().title, origin.title);
+        QCOMPARE(run->origin().firstLine, 3);
+        QCOMPARE(run->origin().source.data(), &tab);
+        QCOMPARE(run->origin().code, QStringLiteral("print('hi')\n")); // left empty: the request's
+        QCOMPARE(run->provider(), QStringLiteral("local"));
+        QList<Run::State> states;
+        connect(run, &Run::statusChanged, this, [&](Run::State s) { states << s; });
+        QSignalSpy finished(run, &Run::finished);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(states, (QList<Run::State>{Run::State::Running, Run::State::Finished}));
+        QCOMPARE(run->result().status, RunStatus::Success);
+        QCOMPARE(run->result().runId, run->id());
+        QCOMPARE(run->result().startedAt, run->startedAt());
+        run->deliverResult(ExecutionResult{});
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(run->result().status, RunStatus::Success);
+        // A run loaded from the history is a Run too, finished from the start.
+        const Run loaded(run->result());
+        QVERIFY(loaded.isFinished());
+        QCOMPARE(loaded.id(), run->id());
+        QCOMPARE(loaded.origin().title, QStringLiteral("a.py"));
+        delete run;
+    }
+
     void liveStreaming()
     {
-        RunHandle* handle = m_executor->start(ExecutionRequest::adHoc(Language::Python, QStringLiteral("import time\nprint('first')\ntime.sleep(1.5)\nprint('second')\n")));
-        QSignalSpy out(handle, &RunHandle::output);
-        QSignalSpy done(handle, &RunHandle::finished);
+        Run* handle = m_executor->start(ExecutionRequest::adHoc(Language::Python, QStringLiteral("import time\nprint('first')\ntime.sleep(1.5)\nprint('second')\n")));
+        QSignalSpy out(handle, &Run::output);
+        QSignalSpy done(handle, &Run::finished);
         QVERIFY(out.wait(10000));
         QVERIFY2(!handle->isFinished(), "the first line must arrive while the run is still going");
         QCOMPARE(out.first().at(1).toString(), QStringLiteral("first\n"));

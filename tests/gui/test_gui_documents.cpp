@@ -24,6 +24,7 @@
 #include <QCryptographicHash>
 #include <QDialog>
 #include <QDir>
+#include <QSignalSpy>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
@@ -176,20 +177,23 @@ private slots:
 
         // Run this revision: the stored text runs; the entry names document and revision.
         browser->selectRevisions({rev1});
+        QSignalSpy reloads(browser, &DocumentBrowser::runsReloaded);
         QVERIFY(browser->runSelectedRevision());
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runs()->isRunning(), 60000);
+        // The document's run history is read again once per run of it (it was twice).
+        QCOMPARE(reloads.count(), 1);
         RunEntry* entry = m_window->notebook()->entries().last();
-        QVERIFY2(entry->record().title.contains(QStringLiteral("snippet.py")), qPrintable(entry->record().title));
-        QVERIFY2(entry->record().title.contains(rev1.left(8)), qPrintable(entry->record().title));
-        QCOMPARE(entry->record().revisionId, rev1);
-        QCOMPARE(entry->record().documentId, docId);
+        QVERIFY2(entry->title().contains(QStringLiteral("snippet.py")), qPrintable(entry->title()));
+        QVERIFY2(entry->title().contains(rev1.left(8)), qPrintable(entry->title()));
+        QCOMPARE(entry->run()->result().revisionId, rev1);
+        QCOMPARE(entry->run()->result().documentId, docId);
         QTRY_VERIFY_WITH_TIMEOUT(entry->outputView()->toPlainText().contains(QStringLiteral("first version")), 5000);
         QVERIFY(!entry->outputView()->toPlainText().contains(QStringLiteral("second version")));
         // Run All on the read-only revision tab runs that stored revision too (not editor text).
         QVERIFY(page()->isReadOnlyRevision());
         QVERIFY(m_window->runAll());
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runs()->isRunning(), 60000);
-        QCOMPARE(m_window->notebook()->entries().last()->record().revisionId, rev1);
+        QCOMPARE(m_window->notebook()->entries().last()->run()->result().revisionId, rev1);
         // ... and the document's run history shows it.
         QTRY_VERIFY_WITH_TIMEOUT(browser->runTable()->rowCount() >= 1, 5000);
 

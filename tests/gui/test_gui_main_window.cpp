@@ -13,11 +13,15 @@
 #include "console/RunEntry.h"
 #include "console/RunNotebook.h"
 #include "editor/CodeEditor.h"
+#include "editor/EditorPage.h"
 #include "editor/EditorTabs.h"
+#include "notebook/RunHistory.h"
+#include "run/Run.h"
 #include "statusbar/RunStatusBar.h"
 
 #include <QAction>
 #include <QElapsedTimer>
+#include <QPointer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
@@ -115,7 +119,7 @@ private slots:
         QTest::keyClick(editor(), Qt::Key_Return, Qt::ShiftModifier);
         QVERIFY(waitForIdle(60000));
         RunEntry* entry = lastEntry();
-        QCOMPARE(entry->record().code, QStringLiteral("print('one')"));
+        QCOMPARE(entry->run()->result().code, QStringLiteral("print('one')"));
         QCOMPARE(entry->outputView()->toPlainText(), QStringLiteral("one"));
         int line = -1, index = -1;
         editor()->getCursorPosition(&line, &index);
@@ -168,7 +172,7 @@ private slots:
         QVERIFY(m_window->runAll());
         QVERIFY(waitForIdle(60000));
         RunEntry* entry = lastEntry();
-        QVERIFY2(entry->statusText() == QStringLiteral("success"), qPrintable(entry->record().message));
+        QVERIFY2(entry->statusText() == QStringLiteral("success"), qPrintable(entry->run()->result().message));
         QVERIFY(entry->headerText().contains(QStringLiteral("javascript")));
         QCOMPARE(entry->outputView()->toPlainText(), QStringLiteral("from node"));
         QCOMPARE(entry->resultText(), QStringLiteral("1024"));
@@ -177,11 +181,33 @@ private slots:
     void chartDictShowsInTheViewer()
     {
         QVERIFY(m_window->openExample(QStringLiteral("grouped_bar")));
+        // One Run from request to history: counted from the moment it starts.
+        QPointer<Run> started;
+        int finishedSignals = 0;
+        QMetaObject::Connection watch = connect(m_window->runs(), &RunController::runStarted, this, [&](Run* run) {
+            started = run;
+            connect(run, &Run::finished, this, [&] { ++finishedSignals; });
+        });
         QVERIFY(m_window->runAll());
         QVERIFY(waitForIdle(60000));
+        disconnect(watch);
         RunEntry* entry = lastEntry();
-        QVERIFY2(entry->statusText() == QStringLiteral("success"), qPrintable(entry->record().message));
-        QCOMPARE(entry->record().charts.size(), 1);
+        QVERIFY(started);
+        QCOMPARE(entry->run(), started.data()); // the entry observes the Run, no copy of it
+        QCOMPARE(finishedSignals, 1);
+        QCOMPARE(started->state(), Run::State::Finished);
+        QCOMPARE(started->origin().title, m_window->tabs()->currentPage()->title());
+        QCOMPARE(started->origin().source.data(), static_cast<QObject*>(m_window->tabs()->currentPage()));
+        // The history writer stored that same Run's data (its chart serialized once, there).
+        m_session->workspace.waitForHistory();
+        const auto stored = m_session->workspace.history().find(started->id());
+        QVERIFY(stored);
+        QCOMPARE(stored->startedAt, started->startedAt());
+        QCOMPARE(stored->charts.size(), 1);
+        QCOMPARE(stored->charts.first().spec, started->result().charts.first().spec);
+        QCOMPARE(m_window->chartPane()->charts().first().spec, started->result().charts.first().spec);
+        QVERIFY2(entry->statusText() == QStringLiteral("success"), qPrintable(entry->run()->result().message));
+        QCOMPARE(entry->run()->result().charts.size(), 1);
         QCOMPARE(m_window->chartRunId(), entry->runId());
         QCOMPARE(m_window->chartPane()->count(), 1);
         QCOMPARE(m_window->chartPane()->currentView(), static_cast<QWidget*>(m_window->chartPane()->chartViewer()));
@@ -195,7 +221,7 @@ private slots:
         QVERIFY(m_window->runAll());
         QVERIFY(waitForIdle(90000));
         RunEntry* entry = lastEntry();
-        QVERIFY2(entry->statusText() == QStringLiteral("success"), qPrintable(entry->record().message));
+        QVERIFY2(entry->statusText() == QStringLiteral("success"), qPrintable(entry->run()->result().message));
         QCOMPARE(m_window->chartPane()->count(), 1);
         QCOMPARE(m_window->chartPane()->currentView(), static_cast<QWidget*>(m_window->chartPane()->pngView()));
         QVERIFY(m_window->chartPane()->pngView()->hasImage());

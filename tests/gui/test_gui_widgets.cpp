@@ -14,6 +14,8 @@
 #include "examples/ExampleLibrary.h"
 #include "statusbar/RunStatusBar.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -117,7 +119,7 @@ private slots:
         QCOMPARE(tabs.count(), 1); // a fresh untitled tab replaces the last one
     }
 
-    // A million lines arriving in RunHandle-sized batches: the event loop keeps ticking and the
+    // A million lines arriving in Run-sized batches: the event loop keeps ticking and the
     // view keeps a bounded tail.
     void outputViewTakesAFlood()
     {
@@ -125,8 +127,7 @@ private slots:
         notebook.resize(800, 600);
         notebook.show();
         QVERIFY(QTest::qWaitForWindowExposed(&notebook));
-        RunEntry* entry = notebook.addRunning(QStringLiteral("flood"), QStringLiteral("python"),
-                                              QStringLiteral("test"), QStringLiteral("for i in ..."));
+        RunEntry* entry = notebook.addRunning(runningRun(QStringLiteral("flood"), QStringLiteral("for i in ...")));
         int next = 0;
         const int total = 1000000;
         QTimer producer;
@@ -168,16 +169,16 @@ private slots:
     void finishedEntryShowsEverything()
     {
         RunNotebook notebook;
-        RunRecord record = runRecord(QStringLiteral("r1"), QStringLiteral("Untitled 1"), QStringLiteral("error"));
+        ExecutionResult record = runResult(QStringLiteral("r1"), QStringLiteral("Untitled 1"), QStringLiteral("error"));
         record.stdoutText = QStringLiteral("before\n");
         record.stderrText = QStringLiteral("warning\n");
-        record.error = RunErrorRecord{QStringLiteral("ZeroDivisionError"), QStringLiteral("division by zero"),
+        record.error = RunError{QStringLiteral("ZeroDivisionError"), QStringLiteral("division by zero"),
                                       QStringLiteral("Traceback (most recent call last):\n  File \"Untitled 1\", line 3, in <module>\nZeroDivisionError: division by zero")};
-        RunChartRecord chart;
-        chart.kind = RunChartRecord::Kind::Interactive;
-        chart.specJson = QStringLiteral("{\"type\":\"bar\",\"title\":\"Sales\",\"elements\":[]}");
+        RunChart chart;
+        chart.kind = RunChart::Kind::Interactive;
+        chart.spec = QJsonObject{{"type", "bar"}, {"title", "Sales"}, {"elements", QJsonArray{}}};
         record.charts = {chart};
-        RunEntry* entry = notebook.addFinished(record);
+        RunEntry* entry = notebook.addFinished(new Run(record));
         QVERIFY(entry->headerText().contains(QStringLiteral("error")));
         QVERIFY(entry->headerText().contains(QStringLiteral("$0.05")));
         QVERIFY(entry->headerText().contains(QStringLiteral("1.23 s")));

@@ -9,7 +9,7 @@
 #include "accounting/UsageLedger.h"
 #include "engine/ExecutionRequest.h"
 #include "engine/Executor.h"
-#include "engine/RunHandle.h"
+#include "run/Run.h"
 #include "providers/command/CommandProvider.h"
 #include "providers/daytona/DaytonaProvider.h"
 #include "providers/vercel/VercelProvider.h"
@@ -199,10 +199,10 @@ private slots:
 
     void cancellation()
     {
-        RunHandle* handle = m_executors.value(providerName())->start(
+        Run* handle = m_executors.value(providerName())->start(
             ExecutionRequest::adHoc(Language::Python, QStringLiteral("import time\nprint('x', flush=True)\ntime.sleep(60)\n")));
-        QSignalSpy out(handle, &RunHandle::output);
-        QSignalSpy done(handle, &RunHandle::finished);
+        QSignalSpy out(handle, &Run::output);
+        QSignalSpy done(handle, &Run::finished);
         QVERIFY(out.wait(20000)); // the output arrived live, then we cancel
         handle->cancel();
         QVERIFY(done.count() > 0 || done.wait(15000));

@@ -10,7 +10,7 @@
 #include "engine/ExecutionRequest.h"
 #include "engine/ExecutionResult.h"
 #include "engine/Executor.h"
-#include "engine/RunHandle.h"
+#include "run/Run.h"
 #include "providers/local/LocalProvider.h"
 #include "providers/local/SandboxPool.h"
 #include "providers/local/UserNetwork.h"
@@ -216,7 +216,7 @@ private slots:
         QFETCH(int, path);
         if (Path(path) == Path::Prestarted)
             [&] { QVERIFY(m_pooledProvider->pool().waitUntilFull(120000)); }();
-        RunHandle* handle = executor(Path(path)).start(ExecutionRequest::adHoc(
+        Run* handle = executor(Path(path)).start(ExecutionRequest::adHoc(
             Language::Python, QStringLiteral("import time\nprint('up', flush=True)\ntime.sleep(2)"), QStringLiteral("sleeper")));
         QElapsedTimer t;
         t.start();
@@ -367,14 +367,14 @@ private slots:
         QCOMPARE(m_credits->balanceMicros(), 50000LL); // a balance for one run
         if (Path(path) == Path::Prestarted)
             [&] { QVERIFY(m_pooledProvider->pool().waitUntilFull(120000)); }();
-        QList<RunHandle*> handles;
+        QList<Run*> handles;
         for (int i = 0; i < 4; ++i)
             handles << executor(Path(path)).start(ExecutionRequest::adHoc(
                 Language::Python, QStringLiteral("import time\ntime.sleep(0.5)\nprint('ran')"), QStringLiteral("paid")));
         QElapsedTimer t;
         t.start();
         auto allDone = [&] {
-            for (RunHandle* h : handles)
+            for (Run* h : handles)
                 if (!h->isFinished())
                     return false;
             return true;
@@ -383,7 +383,7 @@ private slots:
             QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
         QVERIFY(allDone());
         int ran = 0, refused = 0;
-        for (RunHandle* h : handles) {
+        for (Run* h : handles) {
             const ExecutionResult r = h->result();
             if (r.status == RunStatus::Success && r.costMicros == 50000)
                 ++ran;
@@ -406,7 +406,7 @@ private slots:
         QFETCH(int, path);
         if (Path(path) == Path::Prestarted)
             [&] { QVERIFY(m_pooledProvider->pool().waitUntilFull(120000)); }();
-        RunHandle* bomb = executor(Path(path)).start(ExecutionRequest::adHoc(Language::Python, QStringLiteral(
+        Run* bomb = executor(Path(path)).start(ExecutionRequest::adHoc(Language::Python, QStringLiteral(
             "import os, time\n"
             "n = 0\n"
             "try:\n"
@@ -782,10 +782,10 @@ static int appMain(int argc, char** argv)
         "time.sleep(1)\n"
         "print('ready', flush=True)\n"
         "time.sleep(120)\n");
-    RunHandle* handle = executor.start(ExecutionRequest::adHoc(
+    Run* handle = executor.start(ExecutionRequest::adHoc(
         Language::Python, exploit ? QString(rewrite).replace("MARKER", QString::fromUtf8(exploitMarker(::getppid()))) : victim,
         QStringLiteral("victim")));
-    QObject::connect(handle, &RunHandle::output, &app, [](OutputStream, const QString& text) {
+    QObject::connect(handle, &Run::output, &app, [](OutputStream, const QString& text) {
         fputs(qPrintable(text), stdout);
         fflush(stdout);
     });

@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 #include "WorkspaceServices.h"
 #include "console/RunController.h"
+#include "run/Run.h"
 #include "console/RunEntry.h"
 #include "engine/Executor.h"
 #include "settings/AppSettings.h"
@@ -70,12 +71,17 @@ private:
     }
     ExecutionResult runAndWait(const QString& code)
     {
-        QSignalSpy finished(m_window->runs(), &RunController::runFinished);
-        if (!m_window->runs()->start(Language::Python, code, QStringLiteral("deadline.py")))
+        const QString title = QStringLiteral("deadline.py");
+        RunOrigin origin;
+        origin.title = title;
+        origin.code = code;
+        Run* run = m_window->runs()->start(ExecutionRequest::adHoc(Language::Python, code, title), origin);
+        if (!run)
             return {};
-        if (!finished.wait(120000))
+        QSignalSpy finished(run, &Run::finished);
+        if (!run->isFinished() && !finished.wait(120000))
             return {};
-        return finished.at(0).at(0).value<ExecutionResult>();
+        return run->result();
     }
 
 private slots:

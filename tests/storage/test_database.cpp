@@ -359,8 +359,13 @@ private slots:
             while (!go)
                 std::this_thread::yield();
             Database db(tmp.path());
-            if (db.open() && db.schemaVersion() == Database::kSchemaVersion
-                && DocumentStore(db).create(QStringLiteral("x.py"), QStringLiteral("1")))
+            if (!db.open())
+                qWarning("open: %s", qPrintable(db.error()));
+            else if (db.schemaVersion() != Database::kSchemaVersion)
+                qWarning("schema %d", db.schemaVersion());
+            else if (DocumentStore store(db); !store.create(QStringLiteral("x.py"), QStringLiteral("1")))
+                qWarning("create: %s", qPrintable(store.lastError()));
+            else
                 ++ok;
         };
         std::thread a(work), b(work);

@@ -3,15 +3,16 @@
 
 #include "notebook/RunHistory.h"
 
+#include <QJsonDocument>
 #include <QtTest>
 
 using namespace sandpad;
 
 namespace {
 
-RunRecord makeRun(const QString& id, qint64 startedMs)
+ExecutionResult makeRun(const QString& id, qint64 startedMs)
 {
-    RunRecord r = runRecord(id, QStringLiteral("sine.py"), QStringLiteral("success"));
+    ExecutionResult r = runResult(id, QStringLiteral("sine.py"), QStringLiteral("success"));
     r.startedAt = QDateTime::fromMSecsSinceEpoch(startedMs, Qt::UTC);
     r.code = QStringLiteral("import math\nprint('ok')\n");
     r.stdoutText = QStringLiteral("ok\n");
@@ -33,10 +34,10 @@ private slots:
     void roundTripWithCharts()
     {
         RunHistory history(m_data.db());
-        RunRecord r = makeRun(QStringLiteral("run-1"), 1'700'000'000'123);
+        ExecutionResult r = makeRun(QStringLiteral("run-1"), 1'700'000'000'123);
         r.stderrText = QStringLiteral("warning: ünïcode\n");
         r.result = QStringLiteral("42");
-        r.error = RunErrorRecord{QStringLiteral("ZeroDivisionError"), QStringLiteral("division by zero"),
+        r.error = RunError{QStringLiteral("ZeroDivisionError"), QStringLiteral("division by zero"),
                                  QStringLiteral("Traceback...\n  line 3\n")};
         r.exitCode = 1;
         r.reason = QString();
@@ -45,13 +46,13 @@ private slots:
         QByteArray png("\x89PNG\r\n\x1a\n", 8);
         png.append('\0');
         png.append(QByteArray(4096, '\x7f'));
-        RunChartRecord c1;
-        c1.kind = RunChartRecord::Kind::Png;
+        RunChart c1;
+        c1.kind = RunChart::Kind::Png;
         c1.png = png;
-        RunChartRecord c2;
-        c2.kind = RunChartRecord::Kind::Interactive;
-        c2.specJson = QStringLiteral(R"({"type":"line","title":"t","elements":[{"label":"a","points":[[1,2]]}]})");
-        RunChartRecord c3 = c1;
+        RunChart c2;
+        c2.kind = RunChart::Kind::Interactive;
+        c2.spec = QJsonDocument::fromJson(R"({"type":"line","title":"t","elements":[{"label":"a","points":[[1,2]]}]})").object();
+        RunChart c3 = c1;
         c3.png = QByteArray("second");
         r.charts = {c1, c2, c3};
         QVERIFY2(history.save(r), qPrintable(history.lastError()));
@@ -79,10 +80,10 @@ private slots:
         QCOMPARE(got->documentId, r.documentId);
         QCOMPARE(got->revisionId, r.revisionId);
         QCOMPARE(got->charts.size(), 3);
-        QCOMPARE(got->charts[0].kind, RunChartRecord::Kind::Png);
+        QCOMPARE(got->charts[0].kind, RunChart::Kind::Png);
         QCOMPARE(got->charts[0].png, png);
-        QCOMPARE(got->charts[1].kind, RunChartRecord::Kind::Interactive);
-        QCOMPARE(got->charts[1].specJson, c2.specJson);
+        QCOMPARE(got->charts[1].kind, RunChart::Kind::Interactive);
+        QCOMPARE(got->charts[1].spec, c2.spec);
         QVERIFY(got->charts[1].png.isEmpty());
         QCOMPARE(got->charts[2].png, QByteArray("second"));
         QVERIFY(!history.find(QStringLiteral("nope")));
@@ -91,10 +92,10 @@ private slots:
     void optionalFieldsStayEmpty()
     {
         RunHistory history(m_data.db());
-        RunRecord r = makeRun(QStringLiteral("plain"), 1000);
+        ExecutionResult r = makeRun(QStringLiteral("plain"), 1000);
         r.exitCode = 0;
         QVERIFY(history.save(r));
-        RunRecord e = makeRun(QStringLiteral("emptyresult"), 2000);
+        ExecutionResult e = makeRun(QStringLiteral("emptyresult"), 2000);
         e.result = QString(); // a result that printed as empty text is still a result
         QVERIFY(history.save(e));
         const auto p = history.find(QStringLiteral("plain"));
@@ -126,28 +127,28 @@ private slots:
     void resaveReplaces()
     {
         RunHistory history(m_data.db());
-        RunRecord r = makeRun(QStringLiteral("x"), 1);
-        RunChartRecord c;
+        ExecutionResult r = makeRun(QStringLiteral("x"), 1);
+        RunChart c;
         c.png = "a";
         r.charts = {c, c};
         QVERIFY(history.save(r));
         QCOMPARE(m_data.rowCount(QStringLiteral("run_charts")), 2);
-        r.status = QStringLiteral("error");
+        r.status = RunStatus::Error;
         r.charts = {c};
         QVERIFY(history.save(r));
         QCOMPARE(history.count(), 1);
         QCOMPARE(m_data.rowCount(QStringLiteral("run_charts")), 1);
-        QCOMPARE(history.find(QStringLiteral("x"))->status, QStringLiteral("error"));
+        QCOMPARE(history.find(QStringLiteral("x"))->status, RunStatus::Error);
         QVERIFY(!history.save(makeRun(QString(), 1)));
     }
 
     void forDocumentRemovePruneClear()
     {
         RunHistory history(m_data.db());
-        RunChartRecord c;
+        RunChart c;
         c.png = "p";
         for (int i = 0; i < 6; ++i) {
-            RunRecord r = makeRun(QStringLiteral("r%1").arg(i), 100 + i);
+            ExecutionResult r = makeRun(QStringLiteral("r%1").arg(i), 100 + i);
             if (i % 2 == 0)
                 r.documentId = QStringLiteral("doc");
             r.charts = {c};
@@ -174,8 +175,8 @@ private slots:
     {
         {
             RunHistory history(m_data.db());
-            RunRecord r = makeRun(QStringLiteral("persist"), 5);
-            RunChartRecord c;
+            ExecutionResult r = makeRun(QStringLiteral("persist"), 5);
+            RunChart c;
             c.png = QByteArray(100000, 'z');
             r.charts = {c};
             QVERIFY(history.save(r));

@@ -18,17 +18,26 @@ UsageEntry usageEntry(const QString& runId, const QDateTime& time, const QString
     return e;
 }
 
-RunRecord runRecord(const QString& runId, const QString& title, const QString& status)
+ExecutionResult runResult(const QString& runId, const QString& title, const QString& status)
 {
-    RunRecord r;
+    ExecutionResult r;
     r.runId = runId;
     r.title = title;
-    r.language = QStringLiteral("python");
+    r.language = Language::Python;
     r.provider = QStringLiteral("local");
-    r.status = status;
+    r.status = runStatusFromName(status).value_or(RunStatus::InfrastructureError);
     r.durationMs = 1234;
     r.costMicros = 50000;
+    r.cleanupConfirmed = true;
     return r;
+}
+
+Run* runningRun(const QString& title, const QString& code, const QString& runId)
+{
+    RunOrigin origin;
+    origin.title = title;
+    origin.code = code;
+    return new Run(runId, origin, QStringLiteral("local"));
 }
 
 } // namespace sandpad

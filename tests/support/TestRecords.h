@@ -1,7 +1,8 @@
 #pragma once
 
 #include "accounting/UsageEntry.h"
-#include "notebook/RunRecord.h"
+#include "engine/ExecutionResult.h"
+#include "run/Run.h"
 
 namespace sandpad {
 
@@ -10,7 +11,10 @@ namespace sandpad {
 // A usage row: id, time, title, status, cost and reason as given.
 UsageEntry usageEntry(const QString& runId, const QDateTime& time, const QString& title, const QString& status,
                       qint64 costMicros, const QString& reason = {});
-// A run of 1234 ms that cost $0.05.
-RunRecord runRecord(const QString& runId, const QString& title, const QString& status);
+// A finished run of 1234 ms that cost $0.05; status a runStatusName().
+ExecutionResult runResult(const QString& runId, const QString& title, const QString& status);
+// A run that has not finished (no parent: the notebook entry showing it adopts it); a test
+// feeds its entry and ends it with deliverResult().
+Run* runningRun(const QString& title, const QString& code = {}, const QString& runId = QStringLiteral("run-1"));
 
 } // namespace sandpad

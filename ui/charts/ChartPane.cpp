@@ -1,5 +1,6 @@
 #include "charts/ChartPane.h"
 
+#include "charts/ChartSpecAdapter.h"
 #include "charts/ChartViewer.h"
 #include "charts/PngView.h"
 
@@ -55,8 +56,9 @@ QWidget* ChartPane::currentView() const
     return m_stack->currentWidget();
 }
 
-QIcon ChartPane::thumbnailFor(const RunChart& chart, QString* title, int index)
+QIcon ChartPane::thumbnailFor(int index, QString* title)
 {
+    const RunChart& chart = m_charts.at(index);
     const QSize size = thumbnailSize();
     QImage thumb;
     if (chart.kind == RunChart::Kind::Png) {
@@ -72,7 +74,7 @@ QIcon ChartPane::thumbnailFor(const RunChart& chart, QString* title, int index)
         m_thumbnailRenderer->setPalette(palette());
         const QString t = chart.spec.value(QLatin1String("title")).toString();
         *title = t.isEmpty() ? tr("Chart %1").arg(index + 1) : t;
-        if (m_thumbnailRenderer->showSpec(chart.spec)) {
+        if (const std::optional<ChartData>& data = m_data.at(index); data && m_thumbnailRenderer->showChart(*data)) {
             // Drawn at twice the thumbnail size and scaled: axis text stays legible enough.
             thumb = m_thumbnailRenderer->renderImage(size.width() * 2, size.height() * 2, 1.0)
                         .scaled(size * devicePixelRatioF(), Qt::KeepAspectRatio, Qt::SmoothTransformation);
@@ -90,13 +92,19 @@ QIcon ChartPane::thumbnailFor(const RunChart& chart, QString* title, int index)
 void ChartPane::setCharts(const QList<RunChart>& charts)
 {
     m_charts = charts;
+    m_data.clear();
+    for (const RunChart& chart : charts) {
+        QString error;
+        m_data.append(chart.kind == RunChart::Kind::Interactive ? ChartSpecAdapter::parse(chart.spec, &error)
+                                                                : std::nullopt);
+    }
     m_current = -1;
     {
         const QSignalBlocker blocker(m_strip);
         m_strip->clear();
         for (int i = 0; i < int(charts.size()); ++i) {
             QString title;
-            const QIcon icon = thumbnailFor(charts.at(i), &title, i);
+            const QIcon icon = thumbnailFor(i, &title);
             auto* item = new QListWidgetItem(icon, title, m_strip);
             item->setToolTip(title);
             item->setSizeHint(QSize(thumbnailSize().width() + 12, thumbnailSize().height() + fontMetrics().height() + 12));
@@ -131,7 +139,10 @@ void ChartPane::selectChart(int index)
         m_stack->setCurrentWidget(m_pngView);
     } else {
         m_pngView->clear();
-        m_viewer->showSpec(chart.spec); // an invalid spec shows its error in the viewer
+        if (const std::optional<ChartData>& data = m_data.at(index))
+            m_viewer->showChart(*data);
+        else
+            m_viewer->showSpec(chart.spec); // shows why it does not fit the schema
         m_stack->setCurrentWidget(m_viewer);
     }
     emit currentChartChanged(index);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "charts/ChartData.h"
 #include "engine/ExecutionResult.h"
 
 #include <QList>
@@ -42,7 +43,7 @@ signals:
     void currentChartChanged(int index);
 
 private:
-    QIcon thumbnailFor(const RunChart& chart, QString* title, int index);
+    QIcon thumbnailFor(int index, QString* title);
 
     QListWidget* m_strip = nullptr;
     QStackedWidget* m_stack = nullptr;
@@ -51,6 +52,9 @@ private:
     QLabel* m_empty = nullptr;
     ChartViewer* m_thumbnailRenderer = nullptr; // draws interactive thumbnails off screen
     QList<RunChart> m_charts;
+    // Per chart, what the viewer draws: validated once here for both the strip and the viewer
+    // (empty for a PNG, or for a dictionary that does not fit the schema).
+    QList<std::optional<ChartData>> m_data;
     int m_current = -1;
 };
 

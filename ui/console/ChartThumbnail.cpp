@@ -3,24 +3,16 @@
 #include "charts/ChartSketch.h"
 #include "charts/ChartSpec.h"
 
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QPainter>
 
 namespace sandpad {
 
 namespace {
-constexpr qsizetype kSketchLimitBytes = 2 << 20;
+// About what 2 MiB of chart JSON holds: a larger chart is left to the viewer (validating it again
+// here would hold up the notebook).
+constexpr qsizetype kSketchLimitValues = 100'000;
 constexpr qsizetype kMaxTitleChars = 200; // a title is the program's text: a tooltip of megabytes freezes
-
-// The chart dictionary, or an empty one when it is too large to parse again here (the viewer
-// parses it when the chart is opened).
-QJsonObject specOf(const RunChartRecord& chart)
-{
-    if (chart.kind != RunChartRecord::Kind::Interactive || chart.specJson.size() > kSketchLimitBytes)
-        return {};
-    return QJsonDocument::fromJson(chart.specJson.toUtf8()).object();
-}
 
 QString shortTitle(const QJsonObject& spec, const QString& fallback)
 {
@@ -31,25 +23,25 @@ QString shortTitle(const QJsonObject& spec, const QString& fallback)
 }
 } // namespace
 
-ChartThumbnail::ChartThumbnail(const RunChartRecord& chart, int index, QWidget* parent)
+ChartThumbnail::ChartThumbnail(const RunChart& chart, int index, QWidget* parent)
     : QToolButton(parent)
 {
     const QSize size(132, 88);
     setIcon(QIcon(render(chart, size, palette())));
     setIconSize(size);
     setAutoRaise(true);
-    const QString title = shortTitle(specOf(chart), QString());
+    const QString title = shortTitle(chart.spec, QString());
     setToolTip(title.isEmpty() ? tr("Chart %1").arg(index + 1) : title);
     setAccessibleName(tr("Chart %1: %2").arg(index + 1).arg(title.isEmpty() ? tr("image") : title));
 }
 
-QPixmap ChartThumbnail::render(const RunChartRecord& chart, const QSize& size, const QPalette& palette)
+QPixmap ChartThumbnail::render(const RunChart& chart, const QSize& size, const QPalette& palette)
 {
     QPixmap pixmap(size);
     pixmap.fill(palette.color(QPalette::Base));
     QPainter p(&pixmap);
     p.setRenderHint(QPainter::Antialiasing);
-    if (chart.kind == RunChartRecord::Kind::Png) {
+    if (chart.kind == RunChart::Kind::Png) {
         QImage image;
         image.loadFromData(chart.png, "PNG");
         if (!image.isNull()) {
@@ -57,15 +49,15 @@ QPixmap ChartThumbnail::render(const RunChartRecord& chart, const QSize& size, c
             p.drawImage((size.width() - scaled.width()) / 2, (size.height() - scaled.height()) / 2, scaled);
         }
     } else {
-        const QJsonObject spec = specOf(chart);
+        const QJsonObject& spec = chart.spec; // shared with the run: not parsed again
         const QString type = spec.value(QStringLiteral("type")).toString();
         const QRectF area(10, 8, size.width() - 20, size.height() - 30);
         p.setPen(QPen(palette.color(QPalette::PlaceholderText), 1));
         p.drawLine(area.bottomLeft(), area.bottomRight());
         p.drawLine(area.bottomLeft(), area.topLeft());
-        // The chart's own data, drawn small. A very large chart is left to the viewer (parsing
-        // it again here would hold up the notebook), as is one that does not parse.
-        if (!spec.isEmpty()) {
+        // The chart's own data, drawn small. A very large chart is left to the viewer, as is one
+        // that does not fit the schema.
+        if (!spec.isEmpty() && ChartSpec::valueCount(spec) <= kSketchLimitValues) {
             const ChartParseResult parsed = ChartSpec::parse(spec);
             if (parsed.ok())
                 ChartSketch::draw(p, *parsed.spec, area.adjusted(3, 3, -3, -3), palette);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "notebook/RunRecord.h"
+#include "engine/ExecutionResult.h"
 
 #include <QToolButton>
 
@@ -11,8 +11,8 @@ namespace sandpad {
 class ChartThumbnail : public QToolButton {
     Q_OBJECT
 public:
-    ChartThumbnail(const RunChartRecord& chart, int index, QWidget* parent = nullptr);
-    static QPixmap render(const RunChartRecord& chart, const QSize& size, const QPalette& palette);
+    ChartThumbnail(const RunChart& chart, int index, QWidget* parent = nullptr);
+    static QPixmap render(const RunChart& chart, const QSize& size, const QPalette& palette);
 };
 
 } // namespace sandpad

@@ -1,11 +1,8 @@
 #pragma once
 
 #include "engine/ExecutionRequest.h"
-#include "engine/ExecutionResult.h"
-#include "engine/RunHandle.h"
-#include "runtime/Language.h"
+#include "run/Run.h"
 
-#include <QDateTime>
 #include <QObject>
 #include <QPointer>
 #include <QThreadPool>
@@ -14,12 +11,11 @@ namespace sandpad {
 
 class Executor;
 class RunEntry;
-class RunHandle;
 class RunHistory;
 class RunNotebook;
 
-// Starts runs on the Executor, streams them into a RunNotebook entry and stores finished runs in
-// the RunHistory. One run at a time.
+// Starts runs on the Executor, each shown by a RunNotebook entry that observes its Run, and
+// (optionally) stores finished runs in the RunHistory. One run at a time.
 class RunController : public QObject {
     Q_OBJECT
 public:
@@ -31,16 +27,15 @@ public:
     // The notebook reads the whole texts of reloaded runs back from it.
     void setHistory(RunHistory* history, bool saveRuns = false);
 
-    // Starts a run; false when one is already running (or there is no executor).
-    bool start(Language language, const QString& code, const QString& title);
-    // Runs a stored revision: the Executor loads and authorizes the stored text itself (nothing
-    // from the caller is run). title names the entry (document and revision); code is only shown.
-    bool startSavedRevision(const QString& documentId, const QString& revisionId, Language language,
-                            const QString& title, const QString& shownCode);
+    // Starts a run named by origin (what origin leaves empty comes from the request; a stored
+    // revision's shown code and title come from the caller, what runs is loaded and authorized
+    // by the Executor). Null when one is already running (or there is no executor).
+    Run* start(const ExecutionRequest& request, const RunOrigin& origin = {});
     // Cancels the current run (its entry then says cancelled, $0.00).
     void stop();
-    bool isRunning() const { return m_handle != nullptr; }
-    RunEntry* currentEntry() const { return m_entry; }
+    bool isRunning() const { return m_run != nullptr; }
+    Run* currentRun() const { return m_run; }
+    RunEntry* currentEntry() const;
     // Fills the notebook from the history (oldest first), with previews: whatever the runs
     // printed, the start reads and holds a bounded amount per run.
     int loadHistory(int limit = 50);
@@ -49,18 +44,17 @@ public:
 
 signals:
     void runningChanged(bool running);
-    void runFinished(const sandpad::ExecutionResult& result);
+    // A run of this controller started: observe it (its one finished signal) from here.
+    void runStarted(sandpad::Run* run);
 
 private:
-    void onFinished(const ExecutionResult& result);
-    bool startRequest(ExecutionRequest request, Language language, const QString& code, const QString& title);
+    void onFinished();
     Executor* m_executor;
     RunNotebook* m_notebook;
     RunHistory* m_history = nullptr;
     bool m_saveToHistory = false;
-    QPointer<RunHandle> m_handle;
+    QPointer<Run> m_run;
     QPointer<RunEntry> m_entry;
-    QDateTime m_startedAt;
     QThreadPool m_savePool;
 };
 

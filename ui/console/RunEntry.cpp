@@ -3,6 +3,7 @@
 #include "console/ChartThumbnail.h"
 #include "console/CutNotice.h"
 #include "console/OutputView.h"
+#include "run/Run.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -43,7 +44,7 @@ void fitHeight(QPlainTextEdit* edit, int maxLines, bool tall = false)
 }
 
 // A label wraps only between words: a zero-width space every 80 characters of a longer word
-// lets it wrap there instead of growing past the view (the whole text is copied from the record).
+// lets it wrap there instead of growing past the view (the whole text is copied from the run).
 QString breakable(const QString& text)
 {
     constexpr int kRun = 80;
@@ -72,21 +73,15 @@ QString statusLabel(const QString& status)
 
 } // namespace
 
-RunEntry::RunEntry(int number, const QString& title, const QString& language,
-                   const QString& provider, const QString& code, QWidget* parent)
-    : QFrame(parent), m_number(number), m_header(new QLabel(this)),
-      m_codeToggle(new QToolButton(this)), m_code(makeTextBlock(this, tr("Code that ran"))),
+RunEntry::RunEntry(int number, Run* run, std::optional<RunPreviewCuts> preview, QWidget* parent)
+    : QFrame(parent), m_number(number), m_run(run), m_preview(preview), m_code(run->origin().code),
+      m_running(!run->isFinished()), m_header(new QLabel(this)),
+      m_codeToggle(new QToolButton(this)), m_codeBlock(makeTextBlock(this, tr("Code that ran"))),
       m_output(new OutputView(this)), m_truncation(new CutNotice(tr("Output truncated notice"), this)),
       m_result(makeTextBlock(this, tr("Result"))), m_resultNotice(new CutNotice(tr("Result cut notice"), this)),
       m_error(new QLabel(this)),
       m_chartsRow(new QWidget(this)), m_chartsLayout(new QHBoxLayout(m_chartsRow))
 {
-    m_record.title = title;
-    m_record.language = language;
-    m_record.provider = provider;
-    m_record.code = code;
-    m_record.status = QStringLiteral("running");
-    m_record.startedAt = QDateTime::currentDateTimeUtc();
     m_elapsedStart = QDateTime::currentMSecsSinceEpoch();
 
     setFocusPolicy(Qt::StrongFocus);
@@ -105,7 +100,7 @@ RunEntry::RunEntry(int number, const QString& title, const QString& language,
     m_codeToggle->setAccessibleName(tr("Show the code of run %1").arg(number));
     connect(m_codeToggle, &QToolButton::toggled, this, &RunEntry::setCodeVisible);
     bool codeCut = false;
-    m_code->setPlainText(shown(RunPreview::Part::Code, code, &codeCut));
+    m_codeBlock->setPlainText(shown(RunPreview::Part::Code, m_code, &codeCut));
 
     connect(m_truncation, &CutNotice::copyRequested, this, [this] { activateLink(QStringLiteral("copy:output")); });
     connect(m_truncation, &CutNotice::saveRequested, this, [this] { activateLink(QStringLiteral("save:output")); });
@@ -133,16 +128,52 @@ RunEntry::RunEntry(int number, const QString& title, const QString& language,
     layout->setContentsMargins(8, 6, 8, 6);
     layout->setSpacing(4);
     layout->addLayout(top);
-    layout->addWidget(m_code);
+    layout->addWidget(m_codeBlock);
     layout->addWidget(m_output);
     layout->addWidget(m_truncation);
     layout->addWidget(m_result);
     layout->addWidget(m_resultNotice);
     layout->addWidget(m_error);
     layout->addWidget(m_chartsRow);
-    fitHeight(m_code, 14);
+    fitHeight(m_codeBlock, 14);
     updateHeader();
     updateStyle();
+    if (!m_running) {
+        run->setParent(this);
+        showFinished();
+        return;
+    }
+    if (!run->parent())
+        run->setParent(this); // nobody else holds it (a test's run)
+    connect(run, &Run::output, this, &RunEntry::appendOutput);
+    connect(run, &Run::finished, this, [this] {
+        m_running = false;
+        m_run->setParent(this); // the Executor lets go of a finished run
+        showFinished();
+    });
+}
+
+QString RunEntry::runId() const
+{
+    return m_run ? m_run->id() : QString();
+}
+
+const ExecutionResult& RunEntry::result() const
+{
+    static const ExecutionResult none;
+    return m_run ? m_run->result() : none;
+}
+
+QString RunEntry::title() const
+{
+    if (!m_run)
+        return {};
+    return m_run->origin().title.isEmpty() ? m_run->result().title : m_run->origin().title;
+}
+
+QString RunEntry::statusText() const
+{
+    return m_running ? QStringLiteral("running") : runStatusName(result().status);
 }
 
 void RunEntry::appendOutput(OutputStream stream, const QString& text)
@@ -150,24 +181,20 @@ void RunEntry::appendOutput(OutputStream stream, const QString& text)
     m_output->append(stream, text);
 }
 
-void RunEntry::finish(const RunRecord& record)
+void RunEntry::showFinished()
 {
-    const int number = m_number;
-    const QString code = m_record.code;
-    m_record = record;
-    if (m_record.code.isEmpty())
-        m_record.code = code;
-    m_number = number;
-    m_running = false;
-    if (m_output->isEmptyOutput()) { // the record keeps these texts: the view only shows them
-        m_output->appendShownOnly(OutputStream::Stdout, record.stdoutText);
-        m_output->appendShownOnly(OutputStream::Stderr, record.stderrText);
+    const ExecutionResult& r = result();
+    if (!r.code.isEmpty())
+        m_code = r.code;
+    if (m_output->isEmptyOutput()) { // the run keeps these texts: the view only shows them
+        m_output->appendShownOnly(OutputStream::Stdout, r.stdoutText);
+        m_output->appendShownOnly(OutputStream::Stderr, r.stderrText);
     }
     m_output->finishOutput();
     updateOutputNotice();
     bool codeCut = false;
-    m_code->setPlainText(shown(RunPreview::Part::Code, m_record.code, &codeCut));
-    fitHeight(m_code, 14);
+    m_codeBlock->setPlainText(shown(RunPreview::Part::Code, m_code, &codeCut));
+    fitHeight(m_codeBlock, 14);
     showResult();
     showError();
     showCharts();
@@ -177,7 +204,7 @@ void RunEntry::finish(const RunRecord& record)
 
 QString RunEntry::shown(RunPreview::Part part, const QString& text, bool* cut) const
 {
-    if (m_record.preview) // already bounded by the history (bounding it again would re-cut)
+    if (m_preview) // already bounded by the history (bounding it again would re-cut)
         return text;
     const TextPreview preview = RunPreview::of(part, text);
     *cut = *cut || preview.isCut();
@@ -186,8 +213,9 @@ QString RunEntry::shown(RunPreview::Part part, const QString& text, bool* cut) c
 
 void RunEntry::showResult()
 {
-    m_resultCut = m_record.preview && m_record.preview->result;
-    const QString result = m_record.result ? shown(RunPreview::Part::Result, *m_record.result, &m_resultCut) : QString();
+    m_resultCut = m_preview && m_preview->result;
+    const std::optional<QString>& whole = this->result().result;
+    const QString result = whole ? shown(RunPreview::Part::Result, *whole, &m_resultCut) : QString();
     // A result keeps its lines (tables): but a cut line wraps, so that its marker is seen.
     const bool wrap = TextPreview::hasCutLine(result);
     m_result->setLineWrapMode(wrap ? QPlainTextEdit::WidgetWidth : QPlainTextEdit::NoWrap);
@@ -201,12 +229,13 @@ void RunEntry::showResult()
 
 void RunEntry::showError()
 {
-    const RunRecord& record = m_record;
-    m_errorCut = record.preview && record.preview->error;
-    if (record.error) {
-        const QString name = shown(RunPreview::Part::ErrorName, record.error->name, &m_errorCut);
-        const QString value = shown(RunPreview::Part::ErrorValue, record.error->value, &m_errorCut);
-        const QString traceback = shown(RunPreview::Part::Traceback, record.error->traceback, &m_errorCut);
+    const ExecutionResult& r = result();
+    const QString status = runStatusName(r.status);
+    m_errorCut = m_preview && m_preview->error;
+    if (r.error) {
+        const QString name = shown(RunPreview::Part::ErrorName, r.error->name, &m_errorCut);
+        const QString value = shown(RunPreview::Part::ErrorValue, r.error->value, &m_errorCut);
+        const QString traceback = shown(RunPreview::Part::Traceback, r.error->traceback, &m_errorCut);
         QString html = QStringLiteral("<b>%1</b>: %2%3").arg(breakable(name).toHtmlEscaped(), breakable(value).toHtmlEscaped(),
                                                            tracebackHtml(traceback));
         if (m_errorCut)
@@ -214,16 +243,16 @@ void RunEntry::showError()
                         .arg(whatIsCut(name + value + traceback), wholeLinks(Part::Error));
         m_error->setText(html);
         m_error->show();
-    } else if (record.status != QLatin1String("success") && !record.message.isEmpty()
+    } else if (r.status != RunStatus::Success && !r.message.isEmpty()
                && m_output->isEmptyOutput()) {
         bool cut = false;
-        m_error->setText(shown(RunPreview::Part::Message, record.message, &cut).toHtmlEscaped());
+        m_error->setText(shown(RunPreview::Part::Message, r.message, &cut).toHtmlEscaped());
         m_error->show();
-    } else if (record.status == QLatin1String("timeout") || record.status == QLatin1String("cancelled")
-               || record.status == QLatin1String("infrastructure_error")) {
+    } else if (r.status == RunStatus::Timeout || r.status == RunStatus::Cancelled
+               || r.status == RunStatus::InfrastructureError) {
         bool cut = false;
-        const QString reason = shown(RunPreview::Part::Reason, record.reason, &cut);
-        m_error->setText(QStringLiteral("<i>%1</i>").arg((reason.isEmpty() ? statusLabel(record.status) : reason).toHtmlEscaped()));
+        const QString reason = shown(RunPreview::Part::Reason, r.reason, &cut);
+        m_error->setText(QStringLiteral("<i>%1</i>").arg((reason.isEmpty() ? statusLabel(status) : reason).toHtmlEscaped()));
         m_error->show();
     }
 }
@@ -254,9 +283,9 @@ void RunEntry::updateOutputNotice()
     if (m_output->linesCut() > 0)
         what << (m_output->linesCut() == 1 ? tr("1 long line cut")
                                            : tr("%1 long lines cut").arg(TextPreview::formatCount(m_output->linesCut())));
-    if (what.isEmpty() && m_record.preview && (m_record.preview->stdoutText || m_record.preview->stderrText)) {
+    if (what.isEmpty() && m_preview && (m_preview->stdoutText || m_preview->stderrText)) {
         // A reloaded run: its preview says what was left out.
-        const QString shownText = m_record.stdoutText + m_record.stderrText;
+        const QString shownText = result().stdoutText + result().stderrText;
         if (TextPreview::hasLinesLeftOut(shownText))
             what << tr("earlier lines not shown");
         if (TextPreview::hasCutLine(shownText))
@@ -320,42 +349,47 @@ void RunEntry::showCharts()
 {
     while (m_chartsLayout->count() > 1)
         delete m_chartsLayout->takeAt(0)->widget();
-    for (int i = 0; i < m_record.charts.size(); ++i) {
-        auto* thumb = new ChartThumbnail(m_record.charts[i], i, m_chartsRow);
+    const QList<RunChart>& charts = result().charts;
+    for (int i = 0; i < charts.size(); ++i) {
+        auto* thumb = new ChartThumbnail(charts[i], i, m_chartsRow);
         connect(thumb, &ChartThumbnail::clicked, this, [this, i] {
             emit selected(this);
-            emit chartActivated(m_record.runId, i);
+            emit chartActivated(runId(), i);
         });
         m_chartsLayout->insertWidget(i, thumb);
     }
-    m_chartsRow->setVisible(!m_record.charts.isEmpty());
+    m_chartsRow->setVisible(!charts.isEmpty());
 }
 
 void RunEntry::updateHeader()
 {
     const bool dark = palette().color(QPalette::Base).lightness() < 128;
     QString colour = palette().color(QPalette::Text).name();
-    if (m_record.status == QLatin1String("success"))
+    const ExecutionResult& r = result();
+    if (!m_running && r.status == RunStatus::Success)
         colour = dark ? QStringLiteral("#81c995") : QStringLiteral("#1e7e34");
-    else if (m_record.status == QLatin1String("error") || m_record.status == QLatin1String("infrastructure_error"))
+    else if (!m_running && (r.status == RunStatus::Error || r.status == RunStatus::InfrastructureError))
         colour = dark ? QStringLiteral("#f28b82") : QStringLiteral("#b3261e");
-    else if (m_record.status == QLatin1String("timeout") || m_record.status == QLatin1String("cancelled"))
+    else if (!m_running && (r.status == RunStatus::Timeout || r.status == RunStatus::Cancelled))
         colour = dark ? QStringLiteral("#fdd663") : QStringLiteral("#8a5a00");
-    const QString status = m_running ? tr("running…") : statusLabel(m_record.status);
+    const QString status = m_running ? tr("running…") : statusLabel(runStatusName(r.status));
     QStringList parts;
-    QString title = m_record.title;
+    QString title = this->title();
     // A saved-revision run names its revision (runs loaded from the history store only the title).
-    if (!m_record.revisionId.isEmpty() && !title.contains(m_record.revisionId.left(8)))
-        title += tr(" · revision %1").arg(m_record.revisionId.left(8));
+    const QString revisionId = m_running && m_run ? m_run->origin().revisionId : r.revisionId;
+    if (!revisionId.isEmpty() && !title.contains(revisionId.left(8)))
+        title += tr(" · revision %1").arg(revisionId.left(8));
+    const QString language = m_running && m_run ? languageName(m_run->origin().language) : languageName(r.language);
+    const QString provider = m_run ? m_run->provider() : QString();
     parts << QStringLiteral("<b>[%1]</b> %2").arg(m_number).arg(title.toHtmlEscaped());
-    parts << m_record.language.toHtmlEscaped() << m_record.provider.toHtmlEscaped();
+    parts << language.toHtmlEscaped() << provider.toHtmlEscaped();
     parts << QStringLiteral("<span style=\"color:%1\"><b>%2</b></span>").arg(colour, status.toHtmlEscaped());
     if (!m_running) {
-        parts << formatDuration(m_record.durationMs);
-        parts << QStringLiteral("<b>%1</b>").arg(formatCost(m_record.costMicros));
+        parts << formatDuration(r.durationMs);
+        parts << QStringLiteral("<b>%1</b>").arg(formatCost(r.costMicros));
     }
-    if (m_record.startedAt.isValid())
-        parts << m_record.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    if (m_run && m_run->startedAt().isValid())
+        parts << m_run->startedAt().toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
     m_header->setText(parts.join(QStringLiteral(" &nbsp;·&nbsp; ")));
     setAccessibleDescription(headerText());
 }
@@ -371,12 +405,12 @@ QString RunEntry::headerText() const
     return plain;
 }
 
-QString RunEntry::costText() const { return formatCost(m_record.costMicros); }
-QString RunEntry::resultText() const { return m_record.result.value_or(QString()); }
+QString RunEntry::costText() const { return formatCost(result().costMicros); }
+QString RunEntry::resultText() const { return result().result.value_or(QString()); }
 
 namespace {
 
-QString errorTextOf(const RunRecord& r)
+QString errorTextOf(const ExecutionResult& r)
 {
     if (!r.error)
         return {};
@@ -385,7 +419,7 @@ QString errorTextOf(const RunRecord& r)
 
 } // namespace
 
-QString RunEntry::errorText() const { return errorTextOf(m_record); }
+QString RunEntry::errorText() const { return errorTextOf(result()); }
 QString RunEntry::shownResultText() const { return m_result->toPlainText(); }
 QString RunEntry::shownErrorText() const { return m_error->text(); }
 
@@ -395,7 +429,7 @@ bool RunEntry::isCut(Part part) const
 {
     switch (part) {
     case Part::Output:
-        return m_output->truncated() || (m_record.preview && (m_record.preview->stdoutText || m_record.preview->stderrText));
+        return m_output->truncated() || (m_preview && (m_preview->stdoutText || m_preview->stderrText));
     case Part::Result:
         return m_resultCut;
     case Part::Error:
@@ -412,7 +446,7 @@ QString RunEntry::fullOutput() const
 
 bool RunEntry::wholeText(Part part, QString* text, QString* error) const
 {
-    const RunPreviewCuts cuts = m_record.preview.value_or(RunPreviewCuts{});
+    const RunPreviewCuts cuts = m_preview.value_or(RunPreviewCuts{});
     const bool inHistory = part == Part::Output ? cuts.stdoutText || cuts.stderrText
                            : part == Part::Result ? cuts.result
                                                   : cuts.error;
@@ -421,14 +455,14 @@ bool RunEntry::wholeText(Part part, QString* text, QString* error) const
             // Streamed text when it is complete; else what the run's result kept.
             *text = m_output->fullTextComplete() && !m_output->fullText().isEmpty()
                         ? m_output->fullText()
-                        : m_record.stdoutText + m_record.stderrText;
+                        : result().stdoutText + result().stderrText;
         } else {
             *text = part == Part::Result ? resultText() : errorText();
         }
         return true;
     }
     // Read back, used and let go: the entry keeps holding only its preview.
-    const std::optional<RunRecord> whole = m_wholeSource ? m_wholeSource(m_record.runId) : std::nullopt;
+    const std::optional<ExecutionResult> whole = m_wholeSource ? m_wholeSource(runId()) : std::nullopt;
     if (!whole) {
         if (error)
             *error = tr("the whole text of run %1 is not in the history any more").arg(m_number);
@@ -461,7 +495,7 @@ void RunEntry::setCodeVisible(bool visible)
 {
     m_codeToggle->setChecked(visible);
     m_codeToggle->setArrowType(visible ? Qt::DownArrow : Qt::RightArrow);
-    m_code->setVisible(visible);
+    m_codeBlock->setVisible(visible);
 }
 
 void RunEntry::updateStyle()

@@ -1,10 +1,11 @@
 #pragma once
 
 #include "notebook/RunPreview.h"
-#include "notebook/RunRecord.h"
 #include "providers/Sandbox.h"
+#include "run/Run.h"
 
 #include <QFrame>
+#include <QPointer>
 #include <functional>
 #include <optional>
 
@@ -23,34 +24,36 @@ class OutputView;
 // clickable traceback, and chart thumbnails. Every text is shown bounded (OutputView for the
 // output, RunPreview for the rest: long lines cut with a marker, a notice with Copy and Save
 // buttons when something is not shown); the whole texts stay for copying and saving. An entry
-// made from a preview record (the history's reload) holds only the bounded texts and reads the
-// whole ones back from its WholeRecordSource when they are asked for.
+// made from a preview (the history's reload) holds only the bounded texts and reads the whole
+// ones back from its WholeRunSource when they are asked for.
+//
+// The entry holds no copy of the run: it observes its Run (output, then the one finished
+// signal) and owns it once it is finished (the Executor owns a run in flight).
 class RunEntry : public QFrame {
     Q_OBJECT
 public:
     enum class Part { Output, Result, Error };
-    // The whole record of a run, by run id (RunHistory::find); nullopt when it cannot be had.
-    using WholeRecordSource = std::function<std::optional<RunRecord>(const QString& runId)>;
+    // The whole result of a run, by run id (RunHistory::find); nullopt when it cannot be had.
+    using WholeRunSource = std::function<std::optional<ExecutionResult>(const QString& runId)>;
 
-    // A run that is starting: output arrives through appendOutput(), then finish().
-    RunEntry(int number, const QString& title, const QString& language, const QString& provider,
-             const QString& code, QWidget* parent = nullptr);
+    // Shows run: live while it runs, its result once finished. preview: the run is a preview
+    // from the history, these parts of it cut.
+    RunEntry(int number, Run* run, std::optional<RunPreviewCuts> preview = {}, QWidget* parent = nullptr);
 
     int number() const { return m_number; }
-    QString runId() const { return m_record.runId; }
+    QString runId() const;
     bool isRunning() const { return m_running; }
-    const RunRecord& record() const { return m_record; }
+    Run* run() const { return m_run; }
+    QString title() const; // as the header names it (before " · revision ...")
 
+    // Live output (the Run's output signal; tests feed it directly).
     void appendOutput(OutputStream stream, const QString& text);
-    // The run ended. When nothing was streamed (a run loaded from history, or a run refused before
-    // it started) the record's stdout/stderr are shown instead.
-    void finish(const RunRecord& record);
 
     OutputView* outputView() const { return m_output; }
     QString headerText() const;          // plain text of the header, e.g. for tests
-    QString statusText() const { return m_record.status; }
+    QString statusText() const; // "running", then runStatusName()
     QString costText() const;            // "$0.05"
-    // The record's texts (excerpts for an entry made from a preview: see wholeText).
+    // The run's texts (excerpts for an entry made from a preview: see wholeText).
     QString resultText() const;
     QString errorText() const;
     // What the result and error widgets show (bounded).
@@ -64,7 +67,7 @@ public:
     // The whole text of a part, read back from the history for a preview entry. False with
     // *error set when it cannot be had (the history is gone): never a silent excerpt.
     bool wholeText(Part part, QString* text, QString* error = nullptr) const;
-    void setWholeRecordSource(WholeRecordSource source) { m_wholeSource = std::move(source); }
+    void setWholeRunSource(WholeRunSource source) { m_wholeSource = std::move(source); }
     // Copies the whole text of a part to the clipboard; false (and nothing copied) on error.
     bool copyWholeText(Part part, QString* error = nullptr);
 
@@ -91,33 +94,39 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // The run ended. When nothing was streamed (a run loaded from history, or a run refused
+    // before it started) the result's stdout/stderr are shown instead.
+    void showFinished();
+    const ExecutionResult& result() const;
     void updateHeader();
     void updateStyle();
     void updateOutputNotice();
     void showCharts();
     void showResult();
     void showError();
-    // A part of the record as shown: bounded by RunPreview unless the record is a preview.
+    // A part of the run as shown: bounded by RunPreview unless the run is a preview.
     QString shown(RunPreview::Part part, const QString& text, bool* cut) const;
     QString tracebackHtml(const QString& traceback) const;
     static QString wholeLinks(Part part);
     static QString whatIsCut(const QString& shownText); // ": long lines cut, lines left out"
 
     int m_number;
-    RunRecord m_record;
+    QPointer<Run> m_run;
+    std::optional<RunPreviewCuts> m_preview;
+    QString m_code; // what the code block shows
     bool m_running = true;
     bool m_selected = false;
     qint64 m_elapsedStart = 0;
     QLabel* m_header;
     QToolButton* m_codeToggle;
-    QPlainTextEdit* m_code;
+    QPlainTextEdit* m_codeBlock;
     OutputView* m_output;
     CutNotice* m_truncation;
     QPlainTextEdit* m_result;
     CutNotice* m_resultNotice;
     QLabel* m_error;
     bool m_resultCut = false, m_errorCut = false;
-    WholeRecordSource m_wholeSource;
+    WholeRunSource m_wholeSource;
     QWidget* m_chartsRow;
     QHBoxLayout* m_chartsLayout;
 };

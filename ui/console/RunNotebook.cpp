@@ -77,10 +77,9 @@ RunNotebook::RunNotebook(QWidget* parent)
 
 }
 
-RunEntry* RunNotebook::addRunning(const QString& title, const QString& language,
-                                  const QString& provider, const QString& code)
+RunEntry* RunNotebook::addRunning(Run* run)
 {
-    auto* entry = insert(new RunEntry(m_nextNumber++, title, language, provider, code, m_container));
+    auto* entry = insert(new RunEntry(m_nextNumber++, run, std::nullopt, m_container));
     // Follow the run while it streams, unless the user scrolled away.
     connect(entry->outputView(), &OutputView::flushed, this, [this] {
         QScrollBar* bar = m_scroll->verticalScrollBar();
@@ -92,12 +91,10 @@ RunEntry* RunNotebook::addRunning(const QString& title, const QString& language,
     return entry;
 }
 
-RunEntry* RunNotebook::addFinished(const RunRecord& record)
+RunEntry* RunNotebook::addFinished(Run* run, std::optional<RunPreviewCuts> preview)
 {
-    auto* entry = new RunEntry(m_nextNumber++, record.title, record.language, record.provider,
-                               record.code, m_container);
-    entry->setWholeRecordSource(m_wholeSource);
-    entry->finish(record);
+    auto* entry = new RunEntry(m_nextNumber++, run, preview, m_container);
+    entry->setWholeRunSource(m_wholeSource);
     insert(entry);
     scrollToBottomSoon();
     return entry;
@@ -195,11 +192,11 @@ bool RunNotebook::findNext(const QString& text)
     return false;
 }
 
-void RunNotebook::setWholeRecordSource(std::function<std::optional<RunRecord>(const QString&)> source)
+void RunNotebook::setWholeRunSource(RunEntry::WholeRunSource source)
 {
     m_wholeSource = std::move(source);
     for (RunEntry* e : entries())
-        e->setWholeRecordSource(m_wholeSource);
+        e->setWholeRunSource(m_wholeSource);
 }
 
 bool RunNotebook::copySelectedOutput(QString* error)

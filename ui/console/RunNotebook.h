@@ -1,7 +1,6 @@
 #pragma once
 
 #include "console/RunEntry.h"
-#include "notebook/RunRecord.h"
 #include "providers/Sandbox.h"
 
 #include <QPointer>
@@ -16,6 +15,8 @@ class QLabel;
 
 namespace sandpad {
 
+class Run;
+
 // The output console: one RunEntry per run, newest at the bottom, with find, copy, save and clear.
 class RunNotebook : public QWidget {
     Q_OBJECT
@@ -24,13 +25,12 @@ public:
 
     explicit RunNotebook(QWidget* parent = nullptr);
 
-    // A run that is starting; feed it with RunEntry::appendOutput / finish.
-    RunEntry* addRunning(const QString& title, const QString& language, const QString& provider,
-                         const QString& code);
-    // A finished run (e.g. from the history: a preview record reads its whole texts back from
-    // the source given to setWholeRecordSource).
-    RunEntry* addFinished(const RunRecord& record);
-    void setWholeRecordSource(std::function<std::optional<RunRecord>(const QString& runId)> source);
+    // A run that is starting: its entry follows it (selected, scrolled to while it streams).
+    RunEntry* addRunning(Run* run);
+    // A finished run (e.g. from the history: a preview, cut as `preview` says, reads its whole
+    // texts back from the source given to setWholeRunSource). The entry owns the run.
+    RunEntry* addFinished(Run* run, std::optional<RunPreviewCuts> preview = {});
+    void setWholeRunSource(RunEntry::WholeRunSource source);
 
     QList<RunEntry*> entries() const;
     RunEntry* entry(const QString& runId) const;
@@ -69,7 +69,7 @@ private:
     QLineEdit* m_find;
     QLabel* m_empty;
     QPointer<RunEntry> m_selected;
-    std::function<std::optional<RunRecord>(const QString&)> m_wholeSource;
+    RunEntry::WholeRunSource m_wholeSource;
     int m_nextNumber = 1;
     int m_findEntry = -1;
 };

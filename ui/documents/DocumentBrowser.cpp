@@ -6,6 +6,7 @@
 #include "documents/DocumentFiles.h"
 #include "documents/DocumentListModel.h"
 #include "engine/Executor.h"
+#include "run/Run.h"
 
 #include <QAction>
 #include <QDialog>
@@ -261,9 +262,11 @@ void DocumentBrowser::setExecutor(Executor* executor)
         disconnect(m_executor, nullptr, this, nullptr);
     m_executor = executor;
     if (executor)
-        connect(executor, &Executor::runFinished, this, [this](const ExecutionResult& result) {
-            if (!result.documentId.isEmpty() && result.documentId == m_documentId)
-                reloadRuns();
+        connect(executor, &Executor::runStarted, this, [this](Run* run) {
+            connect(run, &Run::finished, this, [this](const ExecutionResult& result) {
+                if (!result.documentId.isEmpty() && result.documentId == m_documentId)
+                    reloadRuns();
+            });
         });
 }
 
@@ -413,6 +416,7 @@ void DocumentBrowser::reloadRevisions()
 
 void DocumentBrowser::reloadRuns()
 {
+    emit runsReloaded();
     m_runTable->setRowCount(0);
     if (!m_ledger || m_documentId.isEmpty())
         return;

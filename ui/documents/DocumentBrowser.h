@@ -38,7 +38,8 @@ public:
 
     // Another workspace was opened: show its documents.
     void setServices(DocumentStore* store, UsageLedger* ledger);
-    // Optional: refresh the run history when a run of the shown document finishes.
+    // Optional: refresh the run history when a run of the shown document finishes (the one
+    // refresh a document run makes).
     void setExecutor(Executor* executor);
 
     QString currentDocumentId() const;
@@ -83,6 +84,7 @@ signals:
     void diffOpened(sandpad::DiffView* view);
     void documentsChanged();                 // something here renamed, deleted, restored, imported
     void errorOccurred(const QString& message);
+    void runsReloaded();                     // the run history table was read again
 
 private:
     void buildUi();

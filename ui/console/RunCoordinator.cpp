@@ -1,0 +1,181 @@
+#include "console/RunCoordinator.h"
+
+#include "MainWindowActions.h"
+#include "charts/ChartPane.h"
+#include "charts/PngView.h"
+#include "console/RunController.h"
+#include "console/RunEntry.h"
+#include "console/RunNotebook.h"
+#include "documents/DocumentStore.h"
+#include "editor/CodeEditor.h"
+#include "editor/EditorPage.h"
+#include "editor/EditorTabs.h"
+#include "run/Run.h"
+#include "statusbar/RunStatusBar.h"
+
+#include <QAction>
+#include <QPointer>
+#include <QTimer>
+
+namespace sandpad {
+
+RunCoordinator::RunCoordinator(RunController* runs, EditorTabs* tabs, RunNotebook* notebook, ChartPane* charts,
+                               RunStatusBar* status, MainWindowActions* actions, DocumentStore* documents,
+                               QObject* parent)
+    : QObject(parent), m_runs(runs), m_tabs(tabs), m_notebook(notebook), m_charts(charts), m_status(status),
+      m_actions(actions), m_documents(documents)
+{
+    connect(actions->runAll, &QAction::triggered, this, &RunCoordinator::runAll);
+    connect(actions->runCell, &QAction::triggered, this, &RunCoordinator::runCurrentCell);
+    connect(actions->runSelection, &QAction::triggered, this, &RunCoordinator::runSelection);
+    connect(actions->stop, &QAction::triggered, runs, &RunController::stop);
+    connect(runs, &RunController::runningChanged, this, &RunCoordinator::onRunningChanged);
+    connect(runs, &RunController::runStarted, this, [this](Run* run) {
+        connect(run, &Run::finished, this, [this, run] { onRunFinished(run); });
+    });
+    connect(notebook, &RunNotebook::tracebackLineActivated, this, &RunCoordinator::onTracebackLine);
+    connect(notebook, &RunNotebook::entrySelected, this, [this] {
+        if (RunEntry* e = m_notebook->selectedEntry(); e && !e->isRunning())
+            showRunCharts(e);
+    });
+    connect(notebook, &RunNotebook::chartActivated, this, [this](const QString& runId, int index) {
+        if (RunEntry* e = m_notebook->entry(runId)) {
+            showRunCharts(e);
+            m_charts->selectChart(index);
+        }
+    });
+}
+
+bool RunCoordinator::runAll()
+{
+    EditorPage* page = m_tabs->currentPage();
+    if (!page)
+        return false;
+    // A stored revision runs as itself (authorized by the store), not as editor text.
+    if (page->isReadOnlyRevision())
+        return runRevision(page->documentId(), page->baseRevisionId());
+    return startRun(page, page->editor()->text(), page->title(), 1);
+}
+
+bool RunCoordinator::runCurrentCell()
+{
+    EditorPage* page = m_tabs->currentPage();
+    if (!page)
+        return false;
+    CodeEditor* editor = page->editor();
+    editor->updateCellSeparators();
+    const CodeEditor::Cell cell = editor->currentCell();
+    const QString title = editor->cellSeparatorLines().isEmpty()
+                              ? page->title()
+                              : tr("%1 · lines %2–%3").arg(page->title()).arg(cell.startLine).arg(cell.endLine);
+    const bool started = startRun(page, cell.text, title, cell.startLine);
+    if (started) {
+        const int next = editor->nextCellLine();
+        if (next > 0)
+            editor->goToLine(next);
+    }
+    return started;
+}
+
+bool RunCoordinator::runSelection()
+{
+    EditorPage* page = m_tabs->currentPage();
+    if (!page)
+        return false;
+    CodeEditor* editor = page->editor();
+    if (!editor->hasSelectedText())
+        return runAll();
+    int line1 = 0, index1 = 0, line2 = 0, index2 = 0;
+    editor->getSelection(&line1, &index1, &line2, &index2);
+    return startRun(page, editor->selectedText(), tr("%1 · selection").arg(page->title()), line1 + 1);
+}
+
+bool RunCoordinator::startRun(EditorPage* page, const QString& code, const QString& title, int firstLine)
+{
+    if (m_runs->isRunning())
+        return false;
+    page->editor()->clearErrorMarks();
+    RunOrigin origin;
+    origin.title = title;
+    origin.firstLine = firstLine;
+    origin.source = page;
+    return m_runs->start(ExecutionRequest::adHoc(page->language(), code, title), origin) != nullptr;
+}
+
+bool RunCoordinator::runRevision(const QString& documentId, const QString& revisionId)
+{
+    if (m_runs->isRunning()) {
+        m_status->showMessage(tr("A run is in progress."), 5000);
+        return false;
+    }
+    DocumentStore* store = m_documents;
+    const auto doc = store ? store->document(documentId) : std::nullopt;
+    // The title and the shown code are for the notebook only: the Executor loads and authorizes
+    // the stored text itself (a refusal shows in the entry).
+    const QString revId = revisionId.isEmpty() && doc ? doc->headRevisionId : revisionId;
+    const auto rev = store && !revId.isEmpty() ? store->revision(revId) : std::nullopt;
+    const QString docTitle = doc ? doc->title : documentId;
+    RunOrigin origin;
+    origin.title = tr("%1 · revision %2").arg(docTitle, revId.left(8));
+    origin.code = rev ? rev->content : QString();
+    origin.language = languageFromTitle(docTitle).value_or(Language::Python);
+    return m_runs->start(ExecutionRequest::savedRevision(documentId, revId), origin) != nullptr;
+}
+
+void RunCoordinator::onRunFinished(Run* run)
+{
+    const ExecutionResult& result = run->result();
+    m_sessionTotal += result.costMicros;
+    m_status->setLastRunCost(result.costMicros);
+    m_status->setSessionTotal(m_sessionTotal);
+    RunEntry* entry = m_notebook->entry(run->id());
+    if (entry) {
+        m_notebook->select(entry);
+        showRunCharts(entry);
+        if (entry == m_notebook->entries().constLast())
+            m_notebook->showLatest();
+    }
+    if (result.error) {
+        const RunOrigin& origin = run->origin();
+        auto* page = qobject_cast<EditorPage*>(origin.source.data());
+        if (const auto line = result.error->line(); line && page)
+            page->editor()->markErrorLine(*line + origin.firstLine - 1,
+                                          result.error->name + QStringLiteral(": ") + result.error->value);
+    }
+}
+
+void RunCoordinator::onTracebackLine(RunEntry* entry, int line)
+{
+    const Run* run = entry ? entry->run() : nullptr;
+    auto* origin = run ? qobject_cast<EditorPage*>(run->origin().source.data()) : nullptr;
+    EditorPage* page = origin ? origin : m_tabs->currentPage();
+    if (!page)
+        return;
+    m_tabs->setCurrentWidget(page);
+    page->editor()->goToLine(line + (run ? run->origin().firstLine : 1) - 1);
+}
+
+void RunCoordinator::onRunningChanged(bool running)
+{
+    m_actions->runAll->setEnabled(!running);
+    m_actions->runCell->setEnabled(!running);
+    m_actions->runSelection->setEnabled(!running);
+    m_actions->stop->setEnabled(running);
+    m_status->setRunning(running);
+}
+
+void RunCoordinator::showRunCharts(RunEntry* entry)
+{
+    // Keep the pane (and the user's zoom) when the run is already shown.
+    if (!entry || !entry->run() || entry->runId() == m_chartRunId)
+        return;
+    m_chartRunId = entry->runId();
+    m_charts->setCharts(entry->run()->result().charts); // shared with the run, not copied or parsed
+    // The image view measures its pane only once it is laid out: fit again after that.
+    QTimer::singleShot(0, m_charts->pngView(), [pane = QPointer<ChartPane>(m_charts)] {
+        if (pane && pane->currentView() == pane->pngView() && pane->pngView()->fitMode())
+            pane->pngView()->fitToPane();
+    });
+}
+
+} // namespace sandpad

@@ -17,6 +17,7 @@
 #include "editor/FindReplaceBar.h"
 #include "examples/ExamplesMenu.h"
 #include "settings/AppSettings.h"
+#include "statusbar/ProviderCheck.h"
 #include "statusbar/RunStatusBar.h"
 #include "theme/Theme.h"
 #include "usage/UsageView.h"
@@ -68,8 +69,6 @@ MainWindow::~MainWindow()
     m_editorDocuments->flushJournal();
     // The entries (and the runs they own) go before the window's other parts.
     delete takeCentralWidget();
-    for (const auto& validation : m_validationThreads)
-        validation->wait();
 }
 
 void MainWindow::buildLayout()
@@ -105,6 +104,7 @@ void MainWindow::buildLayout()
     setCentralWidget(split);
 
     m_status = new RunStatusBar;
+    m_providerCheck = new ProviderCheck(m_status, this);
     setStatusBar(m_status);
 }
 
@@ -185,33 +185,7 @@ QString MainWindow::chartRunId() const { return m_runner->chartRunId(); }
 
 void MainWindow::startValidation()
 {
-    if (!m_services.validate) {
-        m_status->setValidation(m_services.providerName.isEmpty() || m_services.providerName == QLatin1String("none")
-                                    ? RunStatusBar::Validation::Invalid
-                                    : RunStatusBar::Validation::Unknown,
-                                tr("No provider selected"));
-        return;
-    }
-    m_status->setValidation(RunStatusBar::Validation::Checking);
-    // Validation blocks (it may start interpreters or call a remote API): run it off the GUI thread.
-    QPointer<MainWindow> self(this);
-    QThread* thread = QThread::create([self, validate = m_services.validate] {
-        const ValidationReport report = validate();
-        QMetaObject::invokeMethod(qApp, [self, report] {
-            if (!self)
-                return;
-            bool warnings = false;
-            for (const ValidationItem& item : report.items)
-                warnings = warnings || item.level == ValidationItem::Level::Warning;
-            self->m_status->setValidation(!report.usable() ? RunStatusBar::Validation::Invalid
-                                          : warnings       ? RunStatusBar::Validation::Warning
-                                                           : RunStatusBar::Validation::Valid,
-                                          report.toText());
-        }, Qt::QueuedConnection);
-    });
-    thread->setObjectName(QStringLiteral("sandpad-validate"));
-    m_validationThreads.emplace_back(thread);
-    thread->start();
+    m_providerCheck->start(m_services.providerName, m_services.validate);
 }
 
 void MainWindow::setProvider(const QString& name, std::function<ValidationReport()> validate)

@@ -5,13 +5,10 @@
 #include "providers/ValidationReport.h"
 #include "recovery/RecoveryJournal.h"
 
-#include <QHash>
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QPointer>
 #include <functional>
-#include <QThread>
-#include <vector>
 
 namespace sandpad {
 
@@ -32,6 +29,7 @@ class RunCoordinator;
 class RunEntry;
 class RunHistory;
 class RunNotebook;
+class ProviderCheck;
 class RunStatusBar;
 class UsageLedger;
 
@@ -104,10 +102,6 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    // Provider validations in flight; joined on destruction so that quitting never leaves a
-    // half-started sandbox of theirs behind.
-    // QThreads: a validation runs sandboxes, whose deadline and memory watchdog are Qt timers.
-    std::vector<std::unique_ptr<QThread>> m_validationThreads;
     void buildLayout();
     void connectActions();
     void startValidation();
@@ -125,6 +119,7 @@ private:
     ChartPane* m_charts = nullptr;
     QPointer<QWidget> m_usageWindow;
     RunStatusBar* m_status = nullptr;
+    ProviderCheck* m_providerCheck = nullptr; // the provider's validation, shown in m_status
     RunController* m_runs = nullptr;
     RunCoordinator* m_runner = nullptr;
     DocumentBrowser* m_browser = nullptr;

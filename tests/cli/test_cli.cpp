@@ -1,4 +1,5 @@
 // sandpad-run as a user runs it: the real binary, real bwrap, a temporary workspace.
+#include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -6,6 +7,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cerrno>
+#include <csignal>
+#include <poll.h>
 #include <pty.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -43,12 +47,37 @@ class TestCli : public QObject {
         p.setProcessEnvironment(env);
         p.start(QStringLiteral(SANDPAD_BINARY_DIR "/app/sandpad-run/sandpad-run"),
                 QStringList{QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("data"))} + args);
-        p.waitForStarted();
+        if (!p.waitForStarted()) {
+            QTest::qFail(qPrintable(QStringLiteral("sandpad-run did not start: ") + p.errorString()), __FILE__, __LINE__);
+            return {};
+        }
         if (!stdinData.isEmpty())
             p.write(stdinData);
         p.closeWriteChannel();
-        p.waitForFinished(120000);
+        if (!p.waitForFinished(kCliTimeoutMs)) {
+            // A hung CLI is a failure of its own, not an exit code of -1 for the caller to misread.
+            p.kill();
+            p.waitForFinished(5000);
+            failHung(args, p.readAllStandardOutput(), p.readAllStandardError());
+            return {};
+        }
+        if (p.exitStatus() != QProcess::NormalExit) {
+            QTest::qFail(qPrintable(QStringLiteral("sandpad-run %1 crashed: %2")
+                                        .arg(args.join(u' '), QString::fromUtf8(p.readAllStandardError().right(2000)))),
+                         __FILE__, __LINE__);
+            return {};
+        }
         return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+    // Every run of sandpad-run here ends well within this (a cold run is ~0.3 s, the slowest case a
+    // 1 s timeout); past it the CLI is hung: it is killed and the test fails saying so.
+    static constexpr int kCliTimeoutMs = 120000;
+    static void failHung(const QStringList& args, const QByteArray& out, const QByteArray& err)
+    {
+        QTest::qFail(qPrintable(QStringLiteral("sandpad-run %1 did not finish within %2 s and was killed; stdout: %3; stderr: %4")
+                                    .arg(args.join(u' ')).arg(kCliTimeoutMs / 1000)
+                                    .arg(QString::fromUtf8(out.right(2000)), QString::fromUtf8(err.right(2000)))),
+                     __FILE__, __LINE__);
     }
     // sandpad-run on a pseudo-terminal (stdin, stdout and stderr), raw: no CR added to newlines.
     Run ptyCli(const QStringList& args)
@@ -83,15 +112,34 @@ class TestCli : public QObject {
         if (pid < 0)
             return run;
         char buf[65536];
-        for (;;) { // until the child's side is closed (EIO)
+        QDeadlineTimer deadline(kCliTimeoutMs);
+        bool hung = false;
+        for (;;) { // until the child's side is closed (EIO), or the CLI is hung
+            pollfd pfd{master, POLLIN, 0};
+            const int ready = ::poll(&pfd, 1, int(std::min<qint64>(deadline.remainingTime(), 1000)));
+            if (ready < 0 && errno == EINTR)
+                continue;
+            if (ready == 0) {
+                if (deadline.hasExpired()) {
+                    hung = true;
+                    break;
+                }
+                continue;
+            }
             const ssize_t n = ::read(master, buf, sizeof buf);
             if (n <= 0)
                 break;
             run.out.append(buf, n);
         }
+        if (hung)
+            ::kill(pid, SIGKILL);
         ::close(master);
         int status = 0;
         ::waitpid(pid, &status, 0);
+        if (hung) {
+            failHung(args, run.out, {});
+            return {};
+        }
         run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
         return run;
     }

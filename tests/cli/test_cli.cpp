@@ -54,7 +54,7 @@ class TestCli : public QObject {
         if (!stdinData.isEmpty())
             p.write(stdinData);
         p.closeWriteChannel();
-        if (!p.waitForFinished(kCliTimeoutMs)) {
+        if (!p.waitForFinished(m_cliTimeoutMs)) {
             // A hung CLI is a failure of its own, not an exit code of -1 for the caller to misread.
             p.kill();
             p.waitForFinished(5000);
@@ -72,10 +72,11 @@ class TestCli : public QObject {
     // Every run of sandpad-run here ends well within this (a cold run is ~0.3 s, the slowest case a
     // 1 s timeout); past it the CLI is hung: it is killed and the test fails saying so.
     static constexpr int kCliTimeoutMs = 120000;
-    static void failHung(const QStringList& args, const QByteArray& out, const QByteArray& err)
+    int m_cliTimeoutMs = kCliTimeoutMs; // hungCliIsKilledAndReported shortens it; init() restores it
+    void failHung(const QStringList& args, const QByteArray& out, const QByteArray& err)
     {
         QTest::qFail(qPrintable(QStringLiteral("sandpad-run %1 did not finish within %2 s and was killed; stdout: %3; stderr: %4")
-                                    .arg(args.join(u' ')).arg(kCliTimeoutMs / 1000)
+                                    .arg(args.join(u' ')).arg(m_cliTimeoutMs / 1000.0)
                                     .arg(QString::fromUtf8(out.right(2000)), QString::fromUtf8(err.right(2000)))),
                      __FILE__, __LINE__);
     }
@@ -112,7 +113,7 @@ class TestCli : public QObject {
         if (pid < 0)
             return run;
         char buf[65536];
-        QDeadlineTimer deadline(kCliTimeoutMs);
+        QDeadlineTimer deadline(m_cliTimeoutMs);
         bool hung = false;
         for (;;) { // until the child's side is closed (EIO), or the CLI is hung
             pollfd pfd{master, POLLIN, 0};
@@ -159,6 +160,22 @@ class TestCli : public QObject {
     }
 
 private slots:
+    void init() { m_cliTimeoutMs = kCliTimeoutMs; }
+
+    // The helper itself: a sandpad-run that outlives the helper's patience is killed, and the
+    // test fails saying so (expected here), instead of reading an exit code from a hung process.
+    void hungCliIsKilledAndReported()
+    {
+        m_cliTimeoutMs = 1500;
+        const QString slow = file(QStringLiteral("hang.py"), "import time\ntime.sleep(30)\n");
+        QEXPECT_FAIL("", "sandpad-run sleeps for 30 s: the helper kills it after 1.5 s and fails", Continue);
+        const Run r = cli({QStringLiteral("--timeout"), QStringLiteral("60"), slow});
+        QCOMPARE(r.exitCode, -1); // no exit code made up for the killed process
+        QEXPECT_FAIL("", "the same on a pseudo-terminal", Continue);
+        const Run p = ptyCli({QStringLiteral("--timeout"), QStringLiteral("60"), slow});
+        QCOMPARE(p.exitCode, -1);
+    }
+
     void jsonSchemaAndExitCodes()
     {
         auto r = cli({QStringLiteral("--json"), file(QStringLiteral("ok.py"), "print('hi')\nresult = 6 * 7\n")});
@@ -308,10 +325,13 @@ private slots:
         QCOMPARE(report[QStringLiteral("provider")].toString(), QStringLiteral("local"));
         QVERIFY(report[QStringLiteral("items")].toArray().size() >= 3);
         QVERIFY2(r.out.contains("yfinance"), r.out.constData());
+        // Two paid runs of its own (the other cases' runs, when they ran first, count too).
+        QCOMPARE(cli({file(QStringLiteral("u1.py"), "print(1)\n")}).exitCode, 0);
+        QCOMPARE(cli({file(QStringLiteral("u2.py"), "1/0\n")}).exitCode, 1);
         r = cli({QStringLiteral("--usage"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject usage = r.json();
-        QVERIFY(usage[QStringLiteral("runs")].toArray().size() >= 4);
+        QVERIFY(usage[QStringLiteral("runs")].toArray().size() >= 2);
         QVERIFY(usage[QStringLiteral("total_usd")].toDouble() >= 0.10);
         QVERIFY(!usage[QStringLiteral("credits_enabled")].toBool());
     }

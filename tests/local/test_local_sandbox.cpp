@@ -67,6 +67,7 @@ class TestLocalSandbox : public QObject {
 
     std::unique_ptr<LocalProvider> provider;
     QTemporaryDir cacheHome;
+    QTemporaryDir tempRoot; // this suite's TMPDIR: suites running at once make sandpad-* folders in /tmp too
     QString py;
 
     std::unique_ptr<Sandbox> make(SandboxOptions options = {})
@@ -92,6 +93,12 @@ private slots:
         // A private cache folder: the font cache is built by this run, not taken from an earlier one.
         QVERIFY(cacheHome.isValid());
         qputenv("XDG_CACHE_HOME", QFile::encodeName(cacheHome.path()));
+        // What this suite counts in the temp folder is then its own (see filesAndResultFrames).
+        QVERIFY(tempRoot.isValid());
+        QFile::setPermissions(tempRoot.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup |
+                                                   QFile::ExeGroup | QFile::ReadOther | QFile::ExeOther);
+        qputenv("TMPDIR", QFile::encodeName(tempRoot.path()));
+        QCOMPARE(QDir::tempPath(), tempRoot.path());
         provider = std::make_unique<LocalProvider>();
         py = provider->pythonPath();
     }

@@ -1,4 +1,5 @@
 // sandpad-run as a user runs it: the real binary, real bwrap, a temporary workspace.
+#include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -6,6 +7,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cerrno>
+#include <csignal>
+#include <poll.h>
 #include <pty.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -43,12 +47,38 @@ class TestCli : public QObject {
         p.setProcessEnvironment(env);
         p.start(QStringLiteral(SANDPAD_BINARY_DIR "/app/sandpad-run/sandpad-run"),
                 QStringList{QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("data"))} + args);
-        p.waitForStarted();
+        if (!p.waitForStarted()) {
+            QTest::qFail(qPrintable(QStringLiteral("sandpad-run did not start: ") + p.errorString()), __FILE__, __LINE__);
+            return {};
+        }
         if (!stdinData.isEmpty())
             p.write(stdinData);
         p.closeWriteChannel();
-        p.waitForFinished(120000);
+        if (!p.waitForFinished(m_cliTimeoutMs)) {
+            // A hung CLI is a failure of its own, not an exit code of -1 for the caller to misread.
+            p.kill();
+            p.waitForFinished(5000);
+            failHung(args, p.readAllStandardOutput(), p.readAllStandardError());
+            return {};
+        }
+        if (p.exitStatus() != QProcess::NormalExit) {
+            QTest::qFail(qPrintable(QStringLiteral("sandpad-run %1 crashed: %2")
+                                        .arg(args.join(u' '), QString::fromUtf8(p.readAllStandardError().right(2000)))),
+                         __FILE__, __LINE__);
+            return {};
+        }
         return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+    // Every run of sandpad-run here ends well within this (a cold run is ~0.3 s, the slowest case a
+    // 1 s timeout); past it the CLI is hung: it is killed and the test fails saying so.
+    static constexpr int kCliTimeoutMs = 120000;
+    int m_cliTimeoutMs = kCliTimeoutMs; // hungCliIsKilledAndReported shortens it; init() restores it
+    void failHung(const QStringList& args, const QByteArray& out, const QByteArray& err)
+    {
+        QTest::qFail(qPrintable(QStringLiteral("sandpad-run %1 did not finish within %2 s and was killed; stdout: %3; stderr: %4")
+                                    .arg(args.join(u' ')).arg(m_cliTimeoutMs / 1000.0)
+                                    .arg(QString::fromUtf8(out.right(2000)), QString::fromUtf8(err.right(2000)))),
+                     __FILE__, __LINE__);
     }
     // sandpad-run on a pseudo-terminal (stdin, stdout and stderr), raw: no CR added to newlines.
     Run ptyCli(const QStringList& args)
@@ -83,15 +113,34 @@ class TestCli : public QObject {
         if (pid < 0)
             return run;
         char buf[65536];
-        for (;;) { // until the child's side is closed (EIO)
+        QDeadlineTimer deadline(m_cliTimeoutMs);
+        bool hung = false;
+        for (;;) { // until the child's side is closed (EIO), or the CLI is hung
+            pollfd pfd{master, POLLIN, 0};
+            const int ready = ::poll(&pfd, 1, int(std::min<qint64>(deadline.remainingTime(), 1000)));
+            if (ready < 0 && errno == EINTR)
+                continue;
+            if (ready == 0) {
+                if (deadline.hasExpired()) {
+                    hung = true;
+                    break;
+                }
+                continue;
+            }
             const ssize_t n = ::read(master, buf, sizeof buf);
             if (n <= 0)
                 break;
             run.out.append(buf, n);
         }
+        if (hung)
+            ::kill(pid, SIGKILL);
         ::close(master);
         int status = 0;
         ::waitpid(pid, &status, 0);
+        if (hung) {
+            failHung(args, run.out, {});
+            return {};
+        }
         run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
         return run;
     }
@@ -111,6 +160,22 @@ class TestCli : public QObject {
     }
 
 private slots:
+    void init() { m_cliTimeoutMs = kCliTimeoutMs; }
+
+    // The helper itself: a sandpad-run that outlives the helper's patience is killed, and the
+    // test fails saying so (expected here), instead of reading an exit code from a hung process.
+    void hungCliIsKilledAndReported()
+    {
+        m_cliTimeoutMs = 1500;
+        const QString slow = file(QStringLiteral("hang.py"), "import time\ntime.sleep(30)\n");
+        QEXPECT_FAIL("", "sandpad-run sleeps for 30 s: the helper kills it after 1.5 s and fails", Continue);
+        const Run r = cli({QStringLiteral("--timeout"), QStringLiteral("60"), slow});
+        QCOMPARE(r.exitCode, -1); // no exit code made up for the killed process
+        QEXPECT_FAIL("", "the same on a pseudo-terminal", Continue);
+        const Run p = ptyCli({QStringLiteral("--timeout"), QStringLiteral("60"), slow});
+        QCOMPARE(p.exitCode, -1);
+    }
+
     void jsonSchemaAndExitCodes()
     {
         auto r = cli({QStringLiteral("--json"), file(QStringLiteral("ok.py"), "print('hi')\nresult = 6 * 7\n")});
@@ -260,10 +325,13 @@ private slots:
         QCOMPARE(report[QStringLiteral("provider")].toString(), QStringLiteral("local"));
         QVERIFY(report[QStringLiteral("items")].toArray().size() >= 3);
         QVERIFY2(r.out.contains("yfinance"), r.out.constData());
+        // Two paid runs of its own (the other cases' runs, when they ran first, count too).
+        QCOMPARE(cli({file(QStringLiteral("u1.py"), "print(1)\n")}).exitCode, 0);
+        QCOMPARE(cli({file(QStringLiteral("u2.py"), "1/0\n")}).exitCode, 1);
         r = cli({QStringLiteral("--usage"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject usage = r.json();
-        QVERIFY(usage[QStringLiteral("runs")].toArray().size() >= 4);
+        QVERIFY(usage[QStringLiteral("runs")].toArray().size() >= 2);
         QVERIFY(usage[QStringLiteral("total_usd")].toDouble() >= 0.10);
         QVERIFY(!usage[QStringLiteral("credits_enabled")].toBool());
     }

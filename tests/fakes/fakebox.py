@@ -256,6 +256,7 @@ class BaseHandler(BaseHTTPRequestHandler):
     def send(self, status, body=b"", ctype="application/json", headers=None):
         if isinstance(body, (dict, list)):
             body = json.dumps(body).encode()
+        self._note_status(status)
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
@@ -269,7 +270,14 @@ class BaseHandler(BaseHTTPRequestHandler):
     def fail(self, status, code, message, headers=None):
         self.send(status, self.error_body(status, code, message), headers=headers)
 
+    def _note_status(self, status):
+        entry = getattr(self, "_entry", None)
+        if entry is not None:
+            with self.state.lock:
+                entry["status"] = status
+
     def start_chunked(self, status, ctype):
+        self._note_status(status)
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Transfer-Encoding", "chunked")
@@ -297,6 +305,7 @@ class BaseHandler(BaseHTTPRequestHandler):
 
     # --- dispatch ---
     def _dispatch(self):
+        self._entry = None
         self._body = None
         self._status = 0
         started = time.monotonic()
@@ -305,6 +314,13 @@ class BaseHandler(BaseHTTPRequestHandler):
         if path.startswith("/__fake/"):
             self.control(path)
             return
+        # Logged on arrival, and its status set before the answer is written: a client that has
+        # its answer finds the request in the log (logged after the answer, a test's next look at
+        # the log could miss it).
+        self._entry = {"method": self.command, "path": path, "query": parts.query, "status": 0, "ms": 0,
+                       "t": time.time()}
+        with self.state.lock:
+            self.state.requests.append(self._entry)
         try:
             fault = self.state.take_fault(self.command, path)
             if fault:
@@ -319,10 +335,9 @@ class BaseHandler(BaseHTTPRequestHandler):
             else:
                 self.route(self.command, path, query)
         finally:
-            entry = {"method": self.command, "path": path, "query": parts.query, "status": self._status,
-                     "ms": round((time.monotonic() - started) * 1000, 3), "t": time.time()}
             with self.state.lock:
-                self.state.requests.append(entry)
+                self._entry["status"] = self._status
+                self._entry["ms"] = round((time.monotonic() - started) * 1000, 3)
 
     def retry_after_headers(self, seconds):
         return {"Retry-After": str(seconds)}

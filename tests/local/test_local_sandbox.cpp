@@ -1,5 +1,6 @@
 // Real bubblewrap: every test starts actual sandboxes and attacks them from inside.
 #include "ProcessChecks.h"
+#include "SandboxChecks.h"
 
 #include "providers/ProviderError.h"
 #include "providers/RunControl.h"
@@ -14,8 +15,9 @@
 #include <QTemporaryFile>
 #include <QtTest>
 
+#include <atomic>
 #include <sys/stat.h>
-#include <thread>
+#include <utility>
 #include <unistd.h>
 
 using namespace sandpad;
@@ -65,6 +67,7 @@ class TestLocalSandbox : public QObject {
 
     std::unique_ptr<LocalProvider> provider;
     QTemporaryDir cacheHome;
+    QTemporaryDir tempRoot; // this suite's TMPDIR: suites running at once make sandpad-* folders in /tmp too
     QString py;
 
     std::unique_ptr<Sandbox> make(SandboxOptions options = {})
@@ -90,6 +93,12 @@ private slots:
         // A private cache folder: the font cache is built by this run, not taken from an earlier one.
         QVERIFY(cacheHome.isValid());
         qputenv("XDG_CACHE_HOME", QFile::encodeName(cacheHome.path()));
+        // What this suite counts in the temp folder is then its own (see filesAndResultFrames).
+        QVERIFY(tempRoot.isValid());
+        QFile::setPermissions(tempRoot.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup |
+                                                   QFile::ExeGroup | QFile::ReadOther | QFile::ExeOther);
+        qputenv("TMPDIR", QFile::encodeName(tempRoot.path()));
+        QCOMPARE(QDir::tempPath(), tempRoot.path());
         provider = std::make_unique<LocalProvider>();
         py = provider->pythonPath();
     }
@@ -97,25 +106,27 @@ private slots:
     void stdoutAndStderrStream()
     {
         auto sb = make();
-        QElapsedTimer t;
-        t.start();
-        qint64 firstChunkAt = -1;
         QByteArray out, err;
         RunControl control;
         SandboxCommand cmd;
         cmd.argv = {py, "-c", "import sys, time\nprint('first', flush=True)\n"
-                              "print('oops', file=sys.stderr, flush=True)\ntime.sleep(0.8)\nprint('second')"};
-        const CommandOutcome o = sb->run(cmd, [&](OutputStream s, const QByteArray& chunk) {
-            if (firstChunkAt < 0)
-                firstChunkAt = t.elapsed();
-            (s == OutputStream::Stdout ? out : err).append(chunk);
-        }, control);
-        const qint64 total = t.elapsed();
-        QCOMPARE(o.exitCode, std::optional<int>(0));
-        QCOMPARE(out, QByteArray("first\nsecond\n"));
+                              "print('oops', file=sys.stderr, flush=True)\ntime.sleep(60)\nprint('second')"};
+        // Both lines arrive while the program still sleeps (streamed live, each on its own stream):
+        // cancelling once they are here ends the run before 'second'.
+        const CommandOutcome o = runAndCancelWhen(*sb, control, cmd, [](const QByteArray& o, const QByteArray& e) {
+            return o.contains("first\n") && e.contains("oops\n");
+        }, &out, &err);
+        QVERIFY(o.cancelled);
+        QCOMPARE(out, QByteArray("first\n"));
         QCOMPARE(err, QByteArray("oops\n"));
-        QVERIFY2(firstChunkAt >= 0 && firstChunkAt < total - 500, "output was not streamed live");
         QVERIFY(sb->destroy().confirmed);
+        // Without a cancel, both streams to the end.
+        auto sb2 = make();
+        const Result r = runIn(*sb2, {py, "-c", "import sys\nprint('first')\nprint('oops', file=sys.stderr)\nprint('second')"});
+        QCOMPARE(r.outcome.exitCode, std::optional<int>(0));
+        QCOMPARE(r.out, QByteArray("first\nsecond\n"));
+        QCOMPARE(r.err, QByteArray("oops\n"));
+        QVERIFY(sb2->destroy().confirmed);
     }
 
     void exitCodes()
@@ -343,30 +354,44 @@ private slots:
 
     void concurrentSandboxes()
     {
-        // Worker threads, as the Executor uses them: each run waits in its own local loop.
+        // Worker threads, as the Executor uses them: each run waits in its own local loop. They
+        // run at once: every program had started (said 'up') before any of them ended. The 3 s
+        // sleep only leaves room for a slow start; the order of events is what is checked.
         QList<QThread*> threads;
         QList<QString> outputs(3);
         QList<bool> confirmed(3, false);
-        QElapsedTimer t;
-        t.start();
+        std::atomic<int> up{0};
+        QList<int> upWhenEnded(3, -1);
         for (int i = 0; i < 3; ++i) {
             threads << QThread::create([&, i] {
                 auto sb = make();
-                const Result r = runIn(*sb, {py, "-c", QString("import time; time.sleep(1); print(%1)").arg(i)});
-                outputs[i] = r.text();
+                RunControl control;
+                SandboxCommand cmd;
+                cmd.argv = {py, "-c", QString("import time; print('up', flush=True); time.sleep(3); print(%1)").arg(i)};
+                QByteArray out;
+                bool counted = false;
+                sb->run(cmd, [&](OutputStream, const QByteArray& chunk) {
+                    out += chunk;
+                    if (!counted && out.startsWith("up\n")) {
+                        counted = true;
+                        ++up;
+                    }
+                }, control);
+                upWhenEnded[i] = up.load();
+                outputs[i] = QString::fromUtf8(out).section(u'\n', 1).trimmed();
                 confirmed[i] = sb->destroy().confirmed;
             });
             threads.last()->start();
         }
         for (QThread* th : threads) {
-            QVERIFY(th->wait(20000));
+            QVERIFY(th->wait(60000));
             delete th;
         }
         for (int i = 0; i < 3; ++i) {
             QCOMPARE(outputs[i], QString::number(i));
             QVERIFY(confirmed[i]);
+            QCOMPARE(upWhenEnded[i], 3);
         }
-        QVERIFY2(t.elapsed() < 3300, qPrintable(QString::number(t.elapsed())));
     }
 
     void forkBombContained()
@@ -384,12 +409,10 @@ private slots:
             "    print('limited', n, type(e).__name__)\n", 20000);
         QVERIFY2(r.text().startsWith("limited"), qPrintable(r.text()));
         QVERIFY(r.text().split(' ').value(1).toInt() <= 256);
-        QVERIFY(r.ms < 10000);
         // A real exponential bomb, killed by the deadline.
         auto sb = make();
         const Result bomb = runIn(*sb, {"/bin/bash", "-c", "b(){ b | b & }; b; sleep 60"}, 2500);
-        QVERIFY(bomb.outcome.timedOut);
-        QVERIFY(bomb.ms < 4500);
+        QVERIFY(bomb.outcome.timedOut); // how fast: tests/bench/bench_stop
         const CleanupReport c = sb->destroy();
         QVERIFY2(c.confirmed, qPrintable(c.detail));
     }
@@ -441,13 +464,12 @@ private slots:
             "setsid sh -c 'sleep " + QString(marker) + " & sleep " + QString(marker) + "' </dev/null >/dev/null 2>&1 &"
             " sleep 0.3; echo started"});
         QCOMPARE(r.text(), QString("started"));
-        QVERIFY(r.ms < 5000);
         const CleanupReport c = sb->destroy();
         QVERIFY2(c.confirmed, qPrintable(c.detail));
         QCOMPARE(hostProcessesWith("sleep " + marker), 0);
     }
 
-    void timeoutKillsWithinASecond()
+    void timeoutKills()
     {
         auto sb = make();
         const Result r = runIn(*sb, {py, "-c", "import time; print('sleeping', flush=True); time.sleep(60)"}, 2000);
@@ -455,20 +477,29 @@ private slots:
         QVERIFY(!r.outcome.cancelled);
         QVERIFY(!r.outcome.exitCode);
         QCOMPARE(r.text(), QString("sleeping"));
-        QVERIFY2(r.ms >= 1900 && r.ms < 3000, qPrintable(QString::number(r.ms)));
+        // Not before its deadline (how soon after it: tests/bench/bench_stop).
+        QVERIFY2(r.ms >= 1900, qPrintable(QString::number(r.ms)));
         const CleanupReport c = sb->destroy();
         QVERIFY2(c.confirmed, qPrintable(c.detail));
     }
 
     void cancelFromTimer()
     {
+        // A cancel delivered by this thread's own event loop while the run waits in it: a timer
+        // started once the program said it is up.
         auto sb = make();
         RunControl control;
-        QTimer::singleShot(400, &control, &RunControl::cancel);
-        const Result r = runIn(*sb, {py, "-c", "import time; time.sleep(60)"}, 30000, &control);
-        QVERIFY(r.outcome.cancelled);
-        QVERIFY(!r.outcome.timedOut);
-        QVERIFY2(r.ms < 1500, qPrintable(QString::number(r.ms)));
+        SandboxCommand cmd;
+        cmd.argv = {py, "-c", "import time; print('up', flush=True); time.sleep(60)"};
+        cmd.timeoutMs = 30000;
+        bool armed = false;
+        const CommandOutcome o = sb->run(cmd, [&](OutputStream, const QByteArray&) {
+            if (!std::exchange(armed, true))
+                QTimer::singleShot(0, &control, &RunControl::cancel);
+        }, control);
+        QVERIFY(armed);
+        QVERIFY(o.cancelled);
+        QVERIFY(!o.timedOut);
         QVERIFY(sb->destroy().confirmed);
     }
 
@@ -476,14 +507,14 @@ private slots:
     {
         auto sb = make();
         RunControl control;
-        std::thread canceller([&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(400));
-            control.cancel();
+        SandboxCommand cmd;
+        cmd.argv = {provider->nodePath(), "-e", "console.log('up'); setTimeout(() => {}, 60000)"};
+        cmd.timeoutMs = 30000;
+        const CommandOutcome o = runAndCancelWhen(*sb, control, cmd, [](const QByteArray& out, const QByteArray&) {
+            return out.contains("up");
         });
-        const Result r = runIn(*sb, {provider->nodePath(), "-e", "setTimeout(() => {}, 60000)"}, 30000, &control);
-        canceller.join();
-        QVERIFY(r.outcome.cancelled);
-        QVERIFY2(r.ms < 1500, qPrintable(QString::number(r.ms)));
+        QVERIFY(o.cancelled);
+        QVERIFY(!o.timedOut);
         QVERIFY(sb->destroy().confirmed);
         // Already cancelled: nothing starts.
         auto sb2 = make();

@@ -60,11 +60,8 @@ private slots:
     {
         RunControl control;
         auto sb = create(config(), control);
-        QElapsedTimer clock;
-        clock.start();
         const auto outcome = sb->run(pythonCommand(QStringLiteral("import time\ntime.sleep(60)"), 1500), {}, control);
         QVERIFY(outcome.timedOut);
-        QVERIFY(clock.elapsed() < 8000);
         QCOMPARE(fake->count(QStringLiteral("^DELETE /toolbox/[^/]+/process/session/")), 1);
         verifyDestroyedAndCleaned(*sb);
     }

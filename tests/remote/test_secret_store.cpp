@@ -3,7 +3,6 @@
 #include "settings/SecretStore.h"
 
 #include <QDirIterator>
-#include <QElapsedTimer>
 #include <QStandardPaths>
 #include <QtTest>
 
@@ -35,10 +34,9 @@ private slots:
     {
         const QByteArray secret = "sandpad-test-secret-" + QByteArray::number(QDateTime::currentMSecsSinceEpoch());
         SecretStore store(QStringLiteral("sandpad-test"), 8000);
-        QElapsedTimer clock;
-        clock.start();
+        // Without a keychain service the store gives up after its 8 s timeout (a hang would end
+        // at the suite's ctest TIMEOUT); no wall-clock bound here.
         const auto written = store.writeSecret(QStringLiteral("VERCEL_TOKEN"), QString::fromLatin1(secret));
-        QVERIFY(clock.elapsed() < 15000);
         if (!written.ok) {
             qInfo("no keychain here: %s", qPrintable(written.error));
             QVERIFY(written.error.contains(QStringLiteral("keychain")));

@@ -4,7 +4,7 @@
 
 #include <QJsonDocument>
 #include <QRegularExpression>
-#include <QThread>
+#include <QTest>
 
 using namespace sandpad;
 
@@ -101,21 +101,21 @@ double FakeServer::serverMs()
 
 bool FakeServer::allCleaned(QString* why)
 {
-    // The fake removes the process and folder right after the stop/delete; allow it a moment.
-    for (int i = 0; i < 50; ++i) {
+    // The fake removes the process and folder right after the stop/delete; allow it a moment
+    // (polled, with this thread's events served meanwhile).
+    QStringList left;
+    const bool cleaned = QTest::qWaitFor([&] {
+        left.clear();
         const QJsonObject all = sandboxes();
-        QStringList left;
         for (auto it = all.begin(); it != all.end(); ++it) {
             const QJsonObject s = it.value().toObject();
             if (s.value(QLatin1String("alive")).toBool() || s.value(QLatin1String("root_exists")).toBool() ||
                 !s.value(QLatin1String("destroyed")).toBool())
                 left << it.key();
         }
-        if (left.isEmpty())
-            return true;
-        if (why)
-            *why = QStringLiteral("not cleaned: ") + left.join(QLatin1Char(','));
-        QThread::msleep(100);
-    }
-    return false;
+        return left.isEmpty();
+    }, 5000);
+    if (!cleaned && why)
+        *why = QStringLiteral("not cleaned: ") + left.join(QLatin1Char(','));
+    return cleaned;
 }

@@ -39,10 +39,17 @@ ScriptRun runMainScript(Sandbox& sandbox, RunControl& control, const QString& ar
 void verifyProviderError(const std::function<void()>& call, ProviderError::Kind kind, const QString& text,
                          const char* whyNot, QString* message = nullptr);
 
+// Runs `command`; as soon as `when(stdout, stderr)` holds for what was printed so far, cancels the
+// run from another thread (as the Stop button does). *out and *err get the output when not null.
+CommandOutcome runAndCancelWhen(Sandbox& sandbox, RunControl& control, const SandboxCommand& command,
+                                const std::function<bool(const QByteArray&, const QByteArray&)>& when,
+                                QByteArray* out = nullptr, QByteArray* err = nullptr);
+
 // Checks that every remote sandbox passes (call them through SANDPAD_CHECK):
-// output reaches the caller while the command still runs, not only at its exit;
+// output reaches the caller while the command still runs, not only at its exit (a cancel at the
+// first line ends the run before the second);
 void verifyOutputIsStreamedBeforeExit(Sandbox& sandbox, RunControl& control);
-// a cancel during a 60 s command ends the run as cancelled within seconds.
+// a cancel during a 60 s command ends the run as cancelled, not at its deadline.
 void verifyCancellationAbortsTheRun(Sandbox& sandbox, RunControl& control);
 
 } // namespace sandpad

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "engine/ExecutionResult.h"
-#include "examples/ExampleLibrary.h"
-#include "providers/ValidationReport.h"
-#include "recovery/RecoveryJournal.h"
+#include "core/recovery/RecoveryJournal.h"
+#include "core/run/ExecutionResult.h"
+#include "core/sandbox/ValidationReport.h"
+#include "ui/examples/ExampleLibrary.h"
 
 #include <QDockWidget>
 #include <QMainWindow>

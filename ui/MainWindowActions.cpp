@@ -1,7 +1,7 @@
-#include "MainWindowActions.h"
+#include "ui/MainWindowActions.h"
 
-#include "examples/ExamplesMenu.h"
-#include "theme/Theme.h"
+#include "ui/examples/ExamplesMenu.h"
+#include "ui/theme/Theme.h"
 
 #include <QAction>
 #include <QActionGroup>

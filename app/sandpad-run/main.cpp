@@ -1,5 +1,5 @@
 // sandpad-run: the headless CLI over the same core services as the GUI.
-#include "cli/RunCommand.h"
+#include "RunCommand.h"
 
 #include <QCoreApplication>
 

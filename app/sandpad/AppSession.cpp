@@ -1,11 +1,11 @@
 #include "AppSession.h"
 
-#include "MainWindow.h"
+#include "core/engine/Executor.h"
+#include "core/workspace/Workspace.h"
+#include "ui/editor/CodeEditor.h"
+#include "ui/editor/EditorTabs.h"
+#include "ui/MainWindow.h"
 #include "WorkspaceServices.h"
-#include "editor/CodeEditor.h"
-#include "editor/EditorTabs.h"
-#include "engine/Executor.h"
-#include "workspace/Workspace.h"
 
 #include <QApplication>
 #include <QDir>

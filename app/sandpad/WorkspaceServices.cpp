@@ -1,12 +1,12 @@
 #include "WorkspaceServices.h"
 
-#include "accounting/CreditsAccount.h"
-#include "workspace/Workspace.h"
-#include "engine/Executor.h"
-#include "providers/ProviderError.h"
-#include "providers/ProviderRegistry.h"
-#include "settings/SecretStore.h"
-#include "settings/SettingsDialog.h"
+#include "core/accounting/CreditsAccount.h"
+#include "core/engine/Executor.h"
+#include "core/providers/ProviderRegistry.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/settings/SecretStore.h"
+#include "core/workspace/Workspace.h"
+#include "ui/settings/SettingsDialog.h"
 
 #include <QDir>
 #include <QFileDialog>

@@ -5,12 +5,12 @@
 //                      recovery crash test types through it, then kills the app with SIGKILL)
 //   --restore-all      restores every tab the recovery journal holds without asking
 #include "AppSession.h"
-#include "MainWindow.h"
-#include "console/RunController.h"
-#include "run/Run.h"
-#include "settings/AppSettings.h"
-#include "storage/Database.h"
-#include "theme/Theme.h"
+#include "core/run/Run.h"
+#include "core/settings/AppSettings.h"
+#include "core/storage/Database.h"
+#include "ui/console/RunController.h"
+#include "ui/MainWindow.h"
+#include "ui/theme/Theme.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,4 +1,4 @@
-#include "accounting/CreditReservations.h"
+#include "core/accounting/CreditReservations.h"
 
 #include <QSqlError>
 #include <QSqlQuery>

@@ -1,9 +1,9 @@
-#include "accounting/CreditsAccount.h"
+#include "core/accounting/CreditsAccount.h"
 
-#include "accounting/CreditReservations.h"
-#include "accounting/Money.h"
-#include "storage/Database.h"
-#include "storage/Transaction.h"
+#include "core/accounting/CreditReservations.h"
+#include "core/accounting/Money.h"
+#include "core/storage/Database.h"
+#include "core/storage/Transaction.h"
 
 #include <QDateTime>
 #include <QSqlError>

@@ -1,9 +1,9 @@
-#include "accounting/UsageLedger.h"
+#include "core/accounting/UsageLedger.h"
 
-#include "accounting/CreditReservations.h"
-#include "storage/Database.h"
-#include "storage/SqlText.h"
-#include "storage/Transaction.h"
+#include "core/accounting/CreditReservations.h"
+#include "core/storage/Database.h"
+#include "core/storage/SqlText.h"
+#include "core/storage/Transaction.h"
 
 #include <QDateTime>
 #include <QSqlError>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "accounting/UsageEntry.h"
+#include "core/accounting/UsageEntry.h"
 
-#include "storage/ThreadLocalError.h"
+#include "core/storage/ThreadLocalError.h"
 
 #include <QList>
 #include <optional>

@@ -1,6 +1,6 @@
-#include "charts/ChartSpec.h"
+#include "core/charts/ChartSpec.h"
 
-#include "runtime/ResultLimits.h"
+#include "core/runtime/ResultLimits.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "runtime/ResultLimits.h"
+#include "core/runtime/ResultLimits.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

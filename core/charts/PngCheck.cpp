@@ -1,6 +1,6 @@
-#include "charts/PngCheck.h"
+#include "core/charts/PngCheck.h"
 
-#include "runtime/ResultLimits.h"
+#include "core/runtime/ResultLimits.h"
 
 #include <png.h>
 

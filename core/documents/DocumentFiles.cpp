@@ -1,6 +1,6 @@
-#include "documents/DocumentFiles.h"
+#include "core/documents/DocumentFiles.h"
 
-#include "runtime/Language.h"
+#include "core/language/Language.h"
 
 #include <QFile>
 #include <QFileInfo>

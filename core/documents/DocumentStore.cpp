@@ -1,9 +1,9 @@
-#include "documents/DocumentStore.h"
+#include "core/documents/DocumentStore.h"
 
-#include "runtime/Language.h"
-#include "storage/Database.h"
-#include "storage/SqlText.h"
-#include "storage/Transaction.h"
+#include "core/language/Language.h"
+#include "core/storage/Database.h"
+#include "core/storage/SqlText.h"
+#include "core/storage/Transaction.h"
 
 #include <QCryptographicHash>
 #include <QFileInfo>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "storage/ThreadLocalError.h"
+#include "core/storage/ThreadLocalError.h"
 
 #include <QDateTime>
 #include <QList>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "engine/Deadline.h"
-#include "engine/ExecutionRequest.h"
-#include "engine/ExecutionResult.h"
-#include "providers/Sandbox.h"
-#include "providers/SandboxOptions.h"
-#include "run/RunOrigin.h"
+#include "core/run/ExecutionRequest.h"
+#include "core/run/ExecutionResult.h"
+#include "core/run/RunOrigin.h"
+#include "core/sandbox/Deadline.h"
+#include "core/sandbox/Sandbox.h"
+#include "core/sandbox/SandboxOptions.h"
 
 #include <QObject>
 #include <QPointer>

@@ -1,4 +1,4 @@
-#include "engine/OutputCap.h"
+#include "core/engine/OutputCap.h"
 
 #include <algorithm>
 

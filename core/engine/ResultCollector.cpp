@@ -1,12 +1,12 @@
-#include "engine/ResultCollector.h"
+#include "core/engine/ResultCollector.h"
 
-#include "charts/ChartSpec.h"
-#include "charts/PngCheck.h"
-#include "engine/ExecutionResult.h"
-#include "providers/Sandbox.h"
-#include "runtime/ResultLimits.h"
-#include "runtime/RuntimeProgram.h"
-#include "runtime/WrapperResult.h"
+#include "core/charts/ChartSpec.h"
+#include "core/charts/PngCheck.h"
+#include "core/run/ExecutionResult.h"
+#include "core/runtime/ResultLimits.h"
+#include "core/runtime/RuntimeProgram.h"
+#include "core/runtime/WrapperResult.h"
+#include "core/sandbox/Sandbox.h"
 
 #include <QJsonArray>
 

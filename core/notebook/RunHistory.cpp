@@ -1,10 +1,10 @@
-#include "notebook/RunHistory.h"
+#include "core/notebook/RunHistory.h"
 
-#include "notebook/RunPreview.h"
+#include "core/notebook/RunPreview.h"
 
-#include "storage/Database.h"
-#include "storage/SqlText.h"
-#include "storage/Transaction.h"
+#include "core/storage/Database.h"
+#include "core/storage/SqlText.h"
+#include "core/storage/Transaction.h"
 
 #include <QHash>
 #include <QJsonDocument>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "engine/ExecutionResult.h"
-#include "notebook/RunPreview.h"
-#include "storage/ThreadLocalError.h"
+#include "core/notebook/RunPreview.h"
+#include "core/run/ExecutionResult.h"
+#include "core/storage/ThreadLocalError.h"
 
 #include <QList>
-#include <QSqlDatabase>
+class QSqlDatabase;
 #include <QString>
 #include <optional>
 

@@ -1,4 +1,4 @@
-#include "notebook/RunPreview.h"
+#include "core/notebook/RunPreview.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

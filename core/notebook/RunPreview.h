@@ -1,7 +1,7 @@
 #pragma once
 
-#include "engine/ExecutionResult.h"
-#include "notebook/TextPreview.h"
+#include "core/notebook/TextPreview.h"
+#include "core/run/ExecutionResult.h"
 
 #include <QString>
 

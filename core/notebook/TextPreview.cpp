@@ -1,4 +1,4 @@
-#include "notebook/TextPreview.h"
+#include "core/notebook/TextPreview.h"
 
 #include <QCoreApplication>
 #include <QList>

@@ -1,12 +1,12 @@
-#include "providers/ProviderRegistry.h"
+#include "core/providers/ProviderRegistry.h"
 
-#include "providers/ProviderError.h"
-#include "providers/command/CommandProvider.h"
-#include "providers/daytona/DaytonaProvider.h"
-#include "providers/local/LocalProvider.h"
-#include "providers/vercel/VercelProvider.h"
-#include "settings/SecretStore.h"
-#include "settings/AppSettings.h"
+#include "core/providers/command/CommandProvider.h"
+#include "core/providers/daytona/DaytonaProvider.h"
+#include "core/providers/local/LocalProvider.h"
+#include "core/providers/vercel/VercelProvider.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/settings/AppSettings.h"
+#include "core/settings/SecretStore.h"
 
 namespace sandpad {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "providers/SandboxProvider.h"
+#include "core/sandbox/SandboxProvider.h"
 
 #include <QHash>
 #include <QStringList>

@@ -1,6 +1,6 @@
-#include "run/Run.h"
+#include "core/run/Run.h"
 
-#include "providers/RunControl.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QMutexLocker>
 #include <QThread>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "engine/ExecutionResult.h"
-#include "providers/Sandbox.h"
-#include "run/RunOrigin.h"
+#include "core/run/ExecutionResult.h"
+#include "core/run/RunOrigin.h"
+#include "core/sandbox/Sandbox.h"
 
 #include <QDateTime>
 #include <QMutex>

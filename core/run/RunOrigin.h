@@ -1,6 +1,6 @@
 #pragma once
 
-#include "runtime/Language.h"
+#include "core/language/Language.h"
 
 #include <QObject>
 #include <QPointer>

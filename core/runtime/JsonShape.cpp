@@ -1,4 +1,4 @@
-#include "runtime/JsonShape.h"
+#include "core/runtime/JsonShape.h"
 
 #include <array>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "runtime/ResultFrameParser.h"
+#include "core/runtime/ResultFrameParser.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-#include "runtime/ResultFrames.h"
+#include "core/runtime/ResultFrames.h"
 
-#include "runtime/ResultFrameParser.h"
+#include "core/runtime/ResultFrameParser.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,4 +1,4 @@
-#include "runtime/ResultLimits.h"
+#include "core/runtime/ResultLimits.h"
 
 #include <QLocale>
 

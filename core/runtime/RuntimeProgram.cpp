@@ -1,6 +1,6 @@
-#include "runtime/RuntimeProgram.h"
+#include "core/runtime/RuntimeProgram.h"
 
-#include "runtime/PipDirectives.h"
+#include "core/runtime/PipDirectives.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "providers/Sandbox.h"
-#include "runtime/Language.h"
+#include "core/language/Language.h"
+#include "core/sandbox/Sandbox.h"
 
 #include <QList>
 #include <QString>

@@ -1,7 +1,7 @@
-#include "runtime/WrapperResult.h"
+#include "core/runtime/WrapperResult.h"
 
-#include "runtime/JsonShape.h"
-#include "runtime/ResultLimits.h"
+#include "core/runtime/JsonShape.h"
+#include "core/runtime/ResultLimits.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

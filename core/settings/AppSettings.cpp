@@ -1,4 +1,4 @@
-#include "settings/AppSettings.h"
+#include "core/settings/AppSettings.h"
 
 #include <QSettings>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/Deadline.h"
+#include "core/sandbox/Deadline.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "settings/SecretStore.h"
+#include "core/settings/SecretStore.h"
 
 #include <QEventLoop>
 #include <QTimer>

@@ -1,7 +1,7 @@
-#include "storage/Database.h"
+#include "core/storage/Database.h"
 
-#include "storage/Migrations.h"
-#include "storage/Transaction.h"
+#include "core/storage/Migrations.h"
+#include "core/storage/Transaction.h"
 
 #include <QCoreApplication>
 #include <QDir>

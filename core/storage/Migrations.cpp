@@ -1,4 +1,4 @@
-#include "storage/Migrations.h"
+#include "core/storage/Migrations.h"
 
 namespace sandpad {
 

@@ -1,4 +1,4 @@
-#include "storage/Transaction.h"
+#include "core/storage/Transaction.h"
 
 #include <QSqlError>
 #include <QSqlQuery>

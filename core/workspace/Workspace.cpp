@@ -1,14 +1,14 @@
-#include "workspace/Workspace.h"
+#include "core/workspace/Workspace.h"
 
-#include "accounting/CreditsAccount.h"
-#include "accounting/UsageLedger.h"
-#include "documents/DocumentStore.h"
-#include "engine/Executor.h"
-#include "notebook/RunHistory.h"
-#include "providers/ProviderError.h"
-#include "providers/ProviderRegistry.h"
-#include "run/Run.h"
-#include "storage/Database.h"
+#include "core/accounting/CreditsAccount.h"
+#include "core/accounting/UsageLedger.h"
+#include "core/documents/DocumentStore.h"
+#include "core/engine/Executor.h"
+#include "core/notebook/RunHistory.h"
+#include "core/providers/ProviderRegistry.h"
+#include "core/run/Run.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/storage/Database.h"
 
 #include <QDebug>
 #include <QSettings>

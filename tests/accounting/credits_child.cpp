@@ -6,9 +6,9 @@
 //   barrier FIFO         -> waiting, then blocks until the parent opens FIFO for writing: all the
 //                           children's next commands then start at once
 // The parent kills it with SIGKILL to stand for a crash between reserving and recording.
-#include "accounting/CreditsAccount.h"
-#include "accounting/UsageLedger.h"
-#include "storage/Database.h"
+#include "core/accounting/CreditsAccount.h"
+#include "core/accounting/UsageLedger.h"
+#include "core/storage/Database.h"
 
 #include <QCoreApplication>
 #include <QStringList>

@@ -4,9 +4,9 @@
 #include "TempDatabase.h"
 #include "TestRecords.h"
 
-#include "accounting/CreditReservations.h"
-#include "accounting/CreditsAccount.h"
-#include "accounting/UsageLedger.h"
+#include "core/accounting/CreditReservations.h"
+#include "core/accounting/CreditsAccount.h"
+#include "core/accounting/UsageLedger.h"
 
 #include <QDateTime>
 #include <QProcess>

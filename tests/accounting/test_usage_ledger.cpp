@@ -1,8 +1,8 @@
 #include "TempDatabase.h"
 #include "TestRecords.h"
 
-#include "accounting/CreditsAccount.h"
-#include "accounting/UsageLedger.h"
+#include "core/accounting/CreditsAccount.h"
+#include "core/accounting/UsageLedger.h"
 
 #include <QSqlError>
 #include <QSqlQuery>

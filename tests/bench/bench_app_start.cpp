@@ -6,8 +6,8 @@
 // Usage: bench_app_start [STARTS] [SANDPAD-BINARY]
 #include "BenchStats.h"
 
-#include "notebook/RunHistory.h"
-#include "storage/Database.h"
+#include "core/notebook/RunHistory.h"
+#include "core/storage/Database.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,7 +1,7 @@
 // Chart viewer benchmark: a 1,000,000-point line chart in ChartViewer (QCustomPlot), offscreen.
 // Measures building the plot from the chart dictionary, the first paint, repaints (replot) and
 // pans (range move + replot); prints a Markdown table. Run with QT_QPA_PLATFORM=offscreen.
-#include "charts/ChartViewer.h"
+#include "ui/charts/ChartViewer.h"
 
 #include <qcustomplot.h>
 

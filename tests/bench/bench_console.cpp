@@ -8,12 +8,12 @@
 #include "EventLoopProbe.h"
 #include "TestRecords.h"
 
-#include "console/OutputView.h"
-#include "console/RunEntry.h"
-#include "console/RunController.h"
-#include "console/RunNotebook.h"
-#include "notebook/RunHistory.h"
-#include "storage/Database.h"
+#include "core/notebook/RunHistory.h"
+#include "core/storage/Database.h"
+#include "ui/console/OutputView.h"
+#include "ui/console/RunController.h"
+#include "ui/console/RunEntry.h"
+#include "ui/console/RunNotebook.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -2,11 +2,11 @@
 // how far a fast allocator gets past the limit before MemoryWatchdog stops it, per interval.
 // Prints Markdown tables. Usage: bench_memory_watchdog [repeats] [--only=costs|overshoot]
 // (default: both; 3 runs per overshoot row)
-#include "BenchStats.h"
 #include "../local/SandboxTree.h"
+#include "BenchStats.h"
 
-#include "providers/local/MemoryWatchdog.h"
-#include "providers/local/SandboxMemory.h"
+#include "core/providers/local/MemoryWatchdog.h"
+#include "core/providers/local/SandboxMemory.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>

@@ -4,11 +4,11 @@
 // and console.log(1); the chart uses runs/5 (at least 5), or `runs` when it is all that is asked)
 #include "BenchStats.h"
 
-#include "engine/ExecutionRequest.h"
-#include "engine/Executor.h"
-#include "providers/RunControl.h"
-#include "providers/local/LocalProvider.h"
-#include "providers/local/LocalSandbox.h"
+#include "core/engine/Executor.h"
+#include "core/providers/local/LocalProvider.h"
+#include "core/providers/local/LocalSandbox.h"
+#include "core/run/ExecutionRequest.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

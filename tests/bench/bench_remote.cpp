@@ -4,10 +4,10 @@
 #include "FakeProviderConfigs.h"
 #include "FakeServer.h"
 
-#include "engine/ExecutionRequest.h"
-#include "engine/Executor.h"
-#include "providers/daytona/DaytonaProvider.h"
-#include "providers/vercel/VercelProvider.h"
+#include "core/engine/Executor.h"
+#include "core/providers/daytona/DaytonaProvider.h"
+#include "core/providers/vercel/VercelProvider.h"
+#include "core/run/ExecutionRequest.h"
 
 #include <QCoreApplication>
 #include <cstdio>

@@ -7,11 +7,11 @@
 #include "FakeServer.h"
 #include "SandboxChecks.h"
 
-#include "providers/RunControl.h"
-#include "providers/command/CommandProvider.h"
-#include "providers/daytona/DaytonaProvider.h"
-#include "providers/local/LocalProvider.h"
-#include "providers/vercel/VercelProvider.h"
+#include "core/providers/command/CommandProvider.h"
+#include "core/providers/daytona/DaytonaProvider.h"
+#include "core/providers/local/LocalProvider.h"
+#include "core/providers/vercel/VercelProvider.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

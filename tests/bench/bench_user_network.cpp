@@ -4,7 +4,7 @@
 #include "BenchStats.h"
 
 #include "../local/HeldSandbox.h"
-#include "providers/local/UserNetwork.h"
+#include "core/providers/local/UserNetwork.h"
 
 #include <QCoreApplication>
 #include <arpa/inet.h>

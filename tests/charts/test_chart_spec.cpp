@@ -1,4 +1,4 @@
-#include "charts/ChartSpec.h"
+#include "core/charts/ChartSpec.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

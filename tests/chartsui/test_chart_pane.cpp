@@ -1,8 +1,8 @@
 // ChartPane lists a run's charts as thumbnails and shows the selected one in the right viewer;
 // PngView loads, zooms, saves.
-#include "charts/ChartPane.h"
-#include "charts/ChartViewer.h"
-#include "charts/PngView.h"
+#include "ui/charts/ChartPane.h"
+#include "ui/charts/ChartViewer.h"
+#include "ui/charts/PngView.h"
 
 #include <qcustomplot.h>
 

@@ -1,7 +1,7 @@
 // ChartSketch: the notebook's thumbnail of an interactive chart draws the chart's own data.
-#include "charts/ChartColors.h"
-#include "charts/ChartSketch.h"
-#include "charts/ChartSpec.h"
+#include "core/charts/ChartSpec.h"
+#include "ui/charts/ChartColors.h"
+#include "ui/charts/ChartSketch.h"
 
 #include <QApplication>
 #include <QImage>

@@ -1,5 +1,5 @@
 // ChartViewer draws each kind of chart dictionary with the right plottables, axes and ranges.
-#include "charts/ChartViewer.h"
+#include "ui/charts/ChartViewer.h"
 
 #include <qcustomplot.h>
 

@@ -1,11 +1,11 @@
 // UsageView shows the real ledger's rows and totals and exports them as CSV.
 #include "TestRecords.h"
 
-#include "usage/UsageTableModel.h"
-#include "usage/UsageView.h"
+#include "ui/usage/UsageTableModel.h"
+#include "ui/usage/UsageView.h"
 
-#include "accounting/UsageLedger.h"
-#include "storage/Database.h"
+#include "core/accounting/UsageLedger.h"
+#include "core/storage/Database.h"
 
 #include <QTableView>
 #include <QTableWidget>

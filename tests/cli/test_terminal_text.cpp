@@ -1,5 +1,5 @@
 // TerminalText: what sandpad-run shows on a terminal of a snippet's text.
-#include "cli/TerminalText.h"
+#include "app/sandpad-run/TerminalText.h"
 
 #include <QtTest>
 

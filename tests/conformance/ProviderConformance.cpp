@@ -4,8 +4,8 @@
 #include "ExecutionChecks.h"
 #include "TestChecks.h"
 
-#include "engine/ExecutionRequest.h"
-#include "engine/Executor.h"
+#include "core/engine/Executor.h"
+#include "core/run/ExecutionRequest.h"
 
 #include <QtTest>
 

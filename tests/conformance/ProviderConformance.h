@@ -2,9 +2,9 @@
 
 #include "TempDatabase.h"
 
-#include "accounting/UsageLedger.h"
-#include "engine/ExecutionResult.h"
-#include "providers/SandboxProvider.h"
+#include "core/accounting/UsageLedger.h"
+#include "core/run/ExecutionResult.h"
+#include "core/sandbox/SandboxProvider.h"
 
 #include <QObject>
 #include <memory>

@@ -2,7 +2,7 @@
 // (resources/runtime/command-provider-example.py, which runs each sandbox in bwrap).
 #include "ProviderConformance.h"
 
-#include "providers/command/CommandProvider.h"
+#include "core/providers/command/CommandProvider.h"
 
 #include <QDir>
 #include <QFile>

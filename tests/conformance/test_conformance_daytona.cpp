@@ -5,7 +5,7 @@
 #include "FakeServer.h"
 #include "ProviderConformance.h"
 
-#include "providers/daytona/DaytonaProvider.h"
+#include "core/providers/daytona/DaytonaProvider.h"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 #include "ProcessChecks.h"
 #include "ProviderConformance.h"
 
-#include "providers/local/LocalProvider.h"
+#include "core/providers/local/LocalProvider.h"
 
 #include <QtTest>
 #include <unistd.h>

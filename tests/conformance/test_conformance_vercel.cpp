@@ -5,7 +5,7 @@
 #include "FakeServer.h"
 #include "ProviderConformance.h"
 
-#include "providers/vercel/VercelProvider.h"
+#include "core/providers/vercel/VercelProvider.h"
 
 #include <QtTest>
 

@@ -4,13 +4,13 @@
 #include "TempDatabase.h"
 #include "TestRecords.h"
 
-#include "console/OutputView.h"
-#include "console/RunController.h"
-#include "console/RunEntry.h"
-#include "console/RunNotebook.h"
-#include "notebook/RunHistory.h"
-#include "notebook/RunPreview.h"
-#include "notebook/TextPreview.h"
+#include "core/notebook/RunHistory.h"
+#include "core/notebook/RunPreview.h"
+#include "core/notebook/TextPreview.h"
+#include "ui/console/OutputView.h"
+#include "ui/console/RunController.h"
+#include "ui/console/RunEntry.h"
+#include "ui/console/RunNotebook.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -4,12 +4,12 @@
 // Structural checks only: the figures (event-loop stalls) are in tests/bench/bench_console.
 #include "TestRecords.h"
 
-#include "console/ChartThumbnail.h"
-#include "console/CutNotice.h"
-#include "console/OutputView.h"
-#include "console/RunEntry.h"
-#include "console/RunNotebook.h"
-#include "notebook/TextPreview.h"
+#include "core/notebook/TextPreview.h"
+#include "ui/console/ChartThumbnail.h"
+#include "ui/console/CutNotice.h"
+#include "ui/console/OutputView.h"
+#include "ui/console/RunEntry.h"
+#include "ui/console/RunNotebook.h"
 
 #include <QApplication>
 #include <QClipboard>

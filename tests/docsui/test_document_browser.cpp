@@ -1,13 +1,13 @@
-#include "accounting/UsageLedger.h"
-#include "documents/DiffModel.h"
-#include "documents/DiffView.h"
-#include "documents/DocumentBrowser.h"
-#include "documents/DocumentListModel.h"
-#include "documents/DocumentStore.h"
-#include "engine/Executor.h"
-#include "run/Run.h"
-#include "settings/AppSettings.h"
-#include "workspace/Workspace.h"
+#include "core/accounting/UsageLedger.h"
+#include "core/documents/DocumentStore.h"
+#include "core/engine/Executor.h"
+#include "core/run/Run.h"
+#include "core/settings/AppSettings.h"
+#include "core/workspace/Workspace.h"
+#include "ui/documents/DiffModel.h"
+#include "ui/documents/DiffView.h"
+#include "ui/documents/DocumentBrowser.h"
+#include "ui/documents/DocumentListModel.h"
 
 #include <QApplication>
 #include <QDialog>

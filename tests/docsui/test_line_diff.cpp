@@ -1,4 +1,4 @@
-#include "diff/LineDiff.h"
+#include "core/diff/LineDiff.h"
 
 #include <QElapsedTimer>
 #include <QRandomGenerator>

@@ -1,9 +1,9 @@
 #include "TempDatabase.h"
 #include "TestChecks.h"
 
-#include "documents/DocumentFiles.h"
-#include "documents/DocumentStore.h"
-#include "storage/Database.h"
+#include "core/documents/DocumentFiles.h"
+#include "core/documents/DocumentStore.h"
+#include "core/storage/Database.h"
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>

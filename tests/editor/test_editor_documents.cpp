@@ -1,12 +1,12 @@
 // EditorDocuments: what replaces the blank tab, saving to files and documents, one editable tab
 // per document, read-only revision tabs, the discard prompt on close, renames, recovery.
-#include "documents/DocumentStore.h"
-#include "editor/CodeEditor.h"
-#include "editor/EditorDocuments.h"
-#include "editor/EditorPage.h"
-#include "editor/EditorTabs.h"
-#include "recovery/RecoveryJournal.h"
-#include "storage/Database.h"
+#include "core/documents/DocumentStore.h"
+#include "core/recovery/RecoveryJournal.h"
+#include "core/storage/Database.h"
+#include "ui/editor/CodeEditor.h"
+#include "ui/editor/EditorDocuments.h"
+#include "ui/editor/EditorPage.h"
+#include "ui/editor/EditorTabs.h"
 
 #include <QFile>
 #include <QSignalSpy>

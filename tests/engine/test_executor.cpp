@@ -3,11 +3,11 @@
 #include "TempDatabase.h"
 #include "TestChecks.h"
 
-#include "accounting/UsageLedger.h"
-#include "engine/ExecutionRequest.h"
-#include "engine/Executor.h"
-#include "run/Run.h"
-#include "providers/local/LocalProvider.h"
+#include "core/accounting/UsageLedger.h"
+#include "core/engine/Executor.h"
+#include "core/providers/local/LocalProvider.h"
+#include "core/run/ExecutionRequest.h"
+#include "core/run/Run.h"
 
 #include <QElapsedTimer>
 #include <QProcess>

@@ -1,12 +1,12 @@
 // Accounting rules through the Executor: refusals before any sandbox, credits, one row per run.
 #include "TempDatabase.h"
 
-#include "accounting/CreditsAccount.h"
-#include "accounting/UsageLedger.h"
-#include "engine/ExecutionRequest.h"
-#include "engine/Executor.h"
-#include "providers/RunControl.h"
-#include "providers/local/LocalProvider.h"
+#include "core/accounting/CreditsAccount.h"
+#include "core/accounting/UsageLedger.h"
+#include "core/engine/Executor.h"
+#include "core/providers/local/LocalProvider.h"
+#include "core/run/ExecutionRequest.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QtTest>
 #include <atomic>

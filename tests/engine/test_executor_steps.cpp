@@ -5,12 +5,12 @@
 #include "TempDatabase.h"
 #include "TestChecks.h"
 
-#include "accounting/CreditsAccount.h"
-#include "accounting/UsageLedger.h"
-#include "documents/DocumentStore.h"
-#include "engine/ExecutionRequest.h"
-#include "engine/Executor.h"
-#include "providers/RunControl.h"
+#include "core/accounting/CreditsAccount.h"
+#include "core/accounting/UsageLedger.h"
+#include "core/documents/DocumentStore.h"
+#include "core/engine/Executor.h"
+#include "core/run/ExecutionRequest.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

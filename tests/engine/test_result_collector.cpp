@@ -1,12 +1,12 @@
 // ResultCollector on what a snippet can put on the result channel (it runs in the wrapper's
 // process, so any bytes): results over the limits of ResultLimits and broken PNGs are refused
 // with a message that names the limit and the size; a 1,000,000-point line chart still works.
-#include "charts/ChartSpec.h"
-#include "engine/ExecutionResult.h"
-#include "engine/ResultCollector.h"
-#include "providers/Sandbox.h"
-#include "runtime/ResultLimits.h"
-#include "runtime/RuntimeProgram.h"
+#include "core/charts/ChartSpec.h"
+#include "core/engine/ResultCollector.h"
+#include "core/run/ExecutionResult.h"
+#include "core/runtime/ResultLimits.h"
+#include "core/runtime/RuntimeProgram.h"
+#include "core/sandbox/Sandbox.h"
 
 #include <QBuffer>
 #include <QImage>

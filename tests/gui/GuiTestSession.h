@@ -2,10 +2,10 @@
 
 // A workspace on a data dir with the local provider, and the main window's services over it,
 // built the way the app builds them (app/sandpad/WorkspaceServices).
-#include "MainWindow.h"
+#include "core/settings/AppSettings.h"
+#include "core/workspace/Workspace.h"
+#include "ui/MainWindow.h"
 #include "WorkspaceServices.h"
-#include "settings/AppSettings.h"
-#include "workspace/Workspace.h"
 
 #include <memory>
 

@@ -4,15 +4,15 @@
 #include "TestFiles.h"
 #include "TestRecords.h"
 
-#include "console/OutputView.h"
-#include "console/RunEntry.h"
-#include "console/RunNotebook.h"
-#include "editor/CodeEditor.h"
-#include "editor/EditorPage.h"
-#include "editor/EditorTabs.h"
-#include "editor/FindReplaceBar.h"
-#include "examples/ExampleLibrary.h"
-#include "statusbar/RunStatusBar.h"
+#include "ui/console/OutputView.h"
+#include "ui/console/RunEntry.h"
+#include "ui/console/RunNotebook.h"
+#include "ui/editor/CodeEditor.h"
+#include "ui/editor/EditorPage.h"
+#include "ui/editor/EditorTabs.h"
+#include "ui/editor/FindReplaceBar.h"
+#include "ui/examples/ExampleLibrary.h"
+#include "ui/statusbar/RunStatusBar.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -1,9 +1,9 @@
 // View > Theme: the light and dark palettes, going back to the desktop's own, the setting that
 // remembers the choice, and the menu that offers it.
-#include "MainWindowActions.h"
-#include "editor/CodeEditor.h"
-#include "settings/AppSettings.h"
-#include "theme/Theme.h"
+#include "core/settings/AppSettings.h"
+#include "ui/editor/CodeEditor.h"
+#include "ui/MainWindowActions.h"
+#include "ui/theme/Theme.h"
 
 #include <QAction>
 #include <QActionGroup>

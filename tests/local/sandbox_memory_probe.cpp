@@ -1,6 +1,6 @@
 // Samples a sandbox given its PID 1's host pid, for test_sandbox_memory's unprivileged case (it
 // runs this as another uid): prints one line of key=value pairs, then describe().
-#include "providers/local/SandboxMemory.h"
+#include "core/providers/local/SandboxMemory.h"
 
 #include <cstdio>
 #include <cstdlib>

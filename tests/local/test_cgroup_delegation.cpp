@@ -1,8 +1,8 @@
 // CgroupDelegation against a fake cgroupfs: a temp dir with the control files, a fake
 // /proc/self/cgroup and mountinfo, and mkdir/rmdir that act like the kernel's (mkdir creates the
 // control files; rmdir refuses while processes remain). This machine has no delegated cgroup.
-#include "providers/local/CgroupDelegation.h"
-#include "providers/local/MemoryWatchdog.h"
+#include "core/providers/local/CgroupDelegation.h"
+#include "core/providers/local/MemoryWatchdog.h"
 
 #include <QDir>
 #include <QDirIterator>

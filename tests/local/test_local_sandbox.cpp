@@ -2,10 +2,10 @@
 #include "ProcessChecks.h"
 #include "SandboxChecks.h"
 
-#include "providers/ProviderError.h"
-#include "providers/RunControl.h"
-#include "providers/local/LocalProvider.h"
-#include "providers/local/LocalSandbox.h"
+#include "core/providers/local/LocalProvider.h"
+#include "core/providers/local/LocalSandbox.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,7 +1,7 @@
 // MemoryWatchdog against real bubblewrap trees: it stops a tree that crosses the limit, once,
 // with the message, and leaves alone one that stays under (also when RSS sums would not).
+#include "core/providers/local/MemoryWatchdog.h"
 #include "SandboxTree.h"
-#include "providers/local/MemoryWatchdog.h"
 
 #include <QEventLoop>
 #include <QStandardPaths>

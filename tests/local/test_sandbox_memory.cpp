@@ -1,7 +1,7 @@
 // SandboxMemory against real bubblewrap trees: each case holds memory one way and checks that the
 // sample counts it once.
+#include "core/providers/local/SandboxMemory.h"
 #include "SandboxTree.h"
-#include "providers/local/SandboxMemory.h"
 
 #include <QProcess>
 #include <QRegularExpression>

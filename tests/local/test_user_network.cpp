@@ -3,8 +3,8 @@
 // slirp; and the helper never outlives the sandbox, its owner object or the owner process.
 #include "HeldSandbox.h"
 
-#include "providers/ProviderError.h"
-#include "providers/local/UserNetwork.h"
+#include "core/providers/local/UserNetwork.h"
+#include "core/sandbox/ProviderError.h"
 
 #include <QDir>
 #include <QFile>

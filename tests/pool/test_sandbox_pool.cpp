@@ -3,12 +3,12 @@
 // runs, pool control and that nothing is left after the provider is gone.
 #include "ProcessChecks.h"
 
-#include "engine/ExecutionRequest.h"
-#include "engine/ExecutionResult.h"
-#include "engine/Executor.h"
-#include "providers/RunControl.h"
-#include "providers/local/LocalProvider.h"
-#include "providers/local/SandboxPool.h"
+#include "core/engine/Executor.h"
+#include "core/providers/local/LocalProvider.h"
+#include "core/providers/local/SandboxPool.h"
+#include "core/run/ExecutionRequest.h"
+#include "core/run/ExecutionResult.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QDir>
 #include <QFile>

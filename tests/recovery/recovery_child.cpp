@@ -1,7 +1,7 @@
 // A stand-in editor process for the crash test: everything read on stdin is "typed" into one tab
 // and journaled; after each journal write it prints "saved <chars>" so the parent knows the text
 // is on disk before it kills us with SIGKILL.
-#include "recovery/RecoveryJournal.h"
+#include "core/recovery/RecoveryJournal.h"
 
 #include <QCoreApplication>
 #include <QSocketNotifier>

@@ -1,4 +1,4 @@
-#include "recovery/RecoveryDialog.h"
+#include "ui/recovery/RecoveryDialog.h"
 
 #include <QApplication>
 #include <QDir>

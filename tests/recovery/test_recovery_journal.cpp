@@ -1,4 +1,4 @@
-#include "recovery/RecoveryJournal.h"
+#include "core/recovery/RecoveryJournal.h"
 
 #include <QDir>
 #include <QElapsedTimer>

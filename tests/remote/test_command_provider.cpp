@@ -3,9 +3,9 @@
 #include "TestChecks.h"
 #include "TestFiles.h"
 
-#include "providers/ProviderError.h"
-#include "providers/RunControl.h"
-#include "providers/command/CommandProvider.h"
+#include "core/providers/command/CommandProvider.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QDir>
 #include <QFile>

@@ -3,10 +3,10 @@
 #include "FakeProviderFixture.h"
 #include "TestChecks.h"
 
-#include "providers/ProviderError.h"
-#include "providers/RunControl.h"
-#include "providers/daytona/DaytonaProvider.h"
-#include "providers/daytona/DaytonaSandbox.h"
+#include "core/providers/daytona/DaytonaProvider.h"
+#include "core/providers/daytona/DaytonaSandbox.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QElapsedTimer>
 #include <QtTest>

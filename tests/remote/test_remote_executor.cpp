@@ -6,13 +6,13 @@
 #include "TempDatabase.h"
 #include "TestChecks.h"
 
-#include "accounting/UsageLedger.h"
-#include "engine/ExecutionRequest.h"
-#include "engine/Executor.h"
-#include "run/Run.h"
-#include "providers/command/CommandProvider.h"
-#include "providers/daytona/DaytonaProvider.h"
-#include "providers/vercel/VercelProvider.h"
+#include "core/accounting/UsageLedger.h"
+#include "core/engine/Executor.h"
+#include "core/providers/command/CommandProvider.h"
+#include "core/providers/daytona/DaytonaProvider.h"
+#include "core/providers/vercel/VercelProvider.h"
+#include "core/run/ExecutionRequest.h"
+#include "core/run/Run.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

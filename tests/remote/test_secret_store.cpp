@@ -1,6 +1,6 @@
 // SecretStore over QtKeychain: works with a keychain, and without one (CI: no D-Bus) answers a
 // clear error instead of crashing or writing the secret anywhere in plain text.
-#include "settings/SecretStore.h"
+#include "core/settings/SecretStore.h"
 
 #include <QDirIterator>
 #include <QStandardPaths>

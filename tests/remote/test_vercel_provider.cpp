@@ -3,12 +3,12 @@
 #include "FakeProviderFixture.h"
 #include "TestChecks.h"
 
-#include "providers/ProviderError.h"
-#include "providers/RunControl.h"
-#include "providers/http/HttpClient.h"
-#include "providers/http/TarGzWriter.h"
-#include "providers/vercel/VercelProvider.h"
-#include "providers/vercel/VercelSandbox.h"
+#include "core/providers/http/HttpClient.h"
+#include "core/providers/http/TarGzWriter.h"
+#include "core/providers/vercel/VercelProvider.h"
+#include "core/providers/vercel/VercelSandbox.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>

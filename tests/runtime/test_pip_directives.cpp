@@ -1,4 +1,4 @@
-#include "runtime/PipDirectives.h"
+#include "core/runtime/PipDirectives.h"
 
 #include <QtTest>
 

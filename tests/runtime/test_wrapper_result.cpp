@@ -1,8 +1,8 @@
-#include "runtime/JsonShape.h"
-#include "runtime/ResultFrames.h"
-#include "runtime/ResultLimits.h"
-#include "runtime/RuntimeProgram.h"
-#include "runtime/WrapperResult.h"
+#include "core/runtime/JsonShape.h"
+#include "core/runtime/ResultFrames.h"
+#include "core/runtime/ResultLimits.h"
+#include "core/runtime/RuntimeProgram.h"
+#include "core/runtime/WrapperResult.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

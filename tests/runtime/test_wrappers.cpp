@@ -1,10 +1,10 @@
 // Runs resources/runtime/wrapper.py and wrapper.mjs directly (no sandbox, no Executor) on programs
 // prepared by RuntimeProgram, and checks what they report through the result channel.
 
-#include "charts/ChartSpec.h"
-#include "runtime/ResultFrames.h"
-#include "runtime/RuntimeProgram.h"
-#include "runtime/WrapperResult.h"
+#include "core/charts/ChartSpec.h"
+#include "core/runtime/ResultFrames.h"
+#include "core/runtime/RuntimeProgram.h"
+#include "core/runtime/WrapperResult.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -5,15 +5,15 @@
 #include "ProcessChecks.h"
 #include "TempDatabase.h"
 
-#include "accounting/CreditsAccount.h"
-#include "accounting/UsageLedger.h"
-#include "engine/ExecutionRequest.h"
-#include "engine/ExecutionResult.h"
-#include "engine/Executor.h"
-#include "run/Run.h"
-#include "providers/local/LocalProvider.h"
-#include "providers/local/SandboxPool.h"
-#include "providers/local/UserNetwork.h"
+#include "core/accounting/CreditsAccount.h"
+#include "core/accounting/UsageLedger.h"
+#include "core/engine/Executor.h"
+#include "core/providers/local/LocalProvider.h"
+#include "core/providers/local/SandboxPool.h"
+#include "core/providers/local/UserNetwork.h"
+#include "core/run/ExecutionRequest.h"
+#include "core/run/ExecutionResult.h"
+#include "core/run/Run.h"
 
 #include <QCoreApplication>
 #include <QDir>

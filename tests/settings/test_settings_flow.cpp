@@ -1,16 +1,16 @@
 // Settings from the dialog to the next run, wired as app/sandpad wires them (workspaceServices,
 // followSettings): a changed deadline applies to the next run; an environment override is shown
 // but never stored; Validate checks what the form holds.
-#include "MainWindow.h"
+#include "core/engine/Executor.h"
+#include "core/run/Run.h"
+#include "core/settings/AppSettings.h"
+#include "core/workspace/Workspace.h"
+#include "ui/console/RunController.h"
+#include "ui/console/RunEntry.h"
+#include "ui/MainWindow.h"
+#include "ui/settings/SettingsDialog.h"
+#include "ui/statusbar/RunStatusBar.h"
 #include "WorkspaceServices.h"
-#include "console/RunController.h"
-#include "run/Run.h"
-#include "console/RunEntry.h"
-#include "engine/Executor.h"
-#include "settings/AppSettings.h"
-#include "settings/SettingsDialog.h"
-#include "statusbar/RunStatusBar.h"
-#include "workspace/Workspace.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -1,11 +1,11 @@
 // The Workspace keeps stored settings (what the user saved) apart from effective ones (plus the
 // environment and this session's overrides): only stored ones are written; the Executor, the
 // provider and its pool follow every change.
-#include "engine/Executor.h"
-#include "providers/ProviderRegistry.h"
-#include "providers/local/LocalProvider.h"
-#include "settings/AppSettings.h"
-#include "workspace/Workspace.h"
+#include "core/engine/Executor.h"
+#include "core/providers/local/LocalProvider.h"
+#include "core/providers/ProviderRegistry.h"
+#include "core/settings/AppSettings.h"
+#include "core/workspace/Workspace.h"
 
 #include <QSettings>
 #include <QSignalSpy>

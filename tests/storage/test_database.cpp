@@ -1,8 +1,8 @@
-#include "accounting/CreditsAccount.h"
-#include "accounting/UsageLedger.h"
-#include "documents/DocumentStore.h"
-#include "storage/Database.h"
-#include "storage/Migrations.h"
+#include "core/accounting/CreditsAccount.h"
+#include "core/accounting/UsageLedger.h"
+#include "core/documents/DocumentStore.h"
+#include "core/storage/Database.h"
+#include "core/storage/Migrations.h"
 
 #include <QCryptographicHash>
 #include <QFile>

@@ -1,7 +1,7 @@
 #include "TempDatabase.h"
 #include "TestRecords.h"
 
-#include "notebook/RunHistory.h"
+#include "core/notebook/RunHistory.h"
 
 #include <QJsonDocument>
 #include <QtTest>

@@ -1,6 +1,6 @@
 #include "CancellingSandbox.h"
 
-#include "providers/RunControl.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QCoreApplication>
 

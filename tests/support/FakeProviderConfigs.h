@@ -1,7 +1,7 @@
 #pragma once
 
-#include "providers/daytona/DaytonaConfig.h"
-#include "providers/vercel/VercelConfig.h"
+#include "core/providers/daytona/DaytonaConfig.h"
+#include "core/providers/vercel/VercelConfig.h"
 
 class FakeServer;
 

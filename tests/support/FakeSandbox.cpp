@@ -2,8 +2,8 @@
 
 #include "FakeSandboxProvider.h"
 
-#include "providers/RunControl.h"
-#include "runtime/ResultFrameParser.h"
+#include "core/runtime/ResultFrameParser.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QDir>
 #include <QEventLoop>

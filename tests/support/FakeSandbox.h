@@ -2,8 +2,8 @@
 
 #include "FakeSandboxScript.h"
 
-#include "providers/Sandbox.h"
-#include "providers/SandboxOptions.h"
+#include "core/sandbox/Sandbox.h"
+#include "core/sandbox/SandboxOptions.h"
 
 #include <QList>
 #include <QMap>

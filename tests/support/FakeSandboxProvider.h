@@ -3,7 +3,7 @@
 #include "FakeSandbox.h"
 #include "FakeSandboxScript.h"
 
-#include "providers/SandboxProvider.h"
+#include "core/sandbox/SandboxProvider.h"
 
 #include <QList>
 #include <QMutex>

@@ -1,6 +1,6 @@
 #include "FakeSandboxScript.h"
 
-#include "runtime/ResultFrames.h"
+#include "core/runtime/ResultFrames.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "providers/ProviderError.h"
-#include "providers/Sandbox.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/sandbox/Sandbox.h"
 
 #include <QByteArray>
 #include <QJsonArray>

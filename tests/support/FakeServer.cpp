@@ -1,6 +1,6 @@
 #include "FakeServer.h"
 
-#include "providers/http/HttpClient.h"
+#include "core/providers/http/HttpClient.h"
 
 #include <QJsonDocument>
 #include <QRegularExpression>

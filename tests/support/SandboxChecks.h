@@ -1,9 +1,9 @@
 #pragma once
 
-#include "providers/ProviderError.h"
-#include "providers/RunControl.h"
-#include "providers/Sandbox.h"
-#include "providers/SandboxOptions.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/sandbox/RunControl.h"
+#include "core/sandbox/Sandbox.h"
+#include "core/sandbox/SandboxOptions.h"
 
 #include <functional>
 #include <memory>

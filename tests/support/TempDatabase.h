@@ -1,6 +1,6 @@
 #pragma once
 
-#include "storage/Database.h"
+#include "core/storage/Database.h"
 
 #include <QString>
 #include <QTemporaryDir>

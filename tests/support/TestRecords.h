@@ -1,8 +1,8 @@
 #pragma once
 
-#include "accounting/UsageEntry.h"
-#include "engine/ExecutionResult.h"
-#include "run/Run.h"
+#include "core/accounting/UsageEntry.h"
+#include "core/run/ExecutionResult.h"
+#include "core/run/Run.h"
 
 namespace sandpad {
 

@@ -1,4 +1,4 @@
-#include "charts/ChartColors.h"
+#include "ui/charts/ChartColors.h"
 
 namespace sandpad {
 

@@ -1,4 +1,4 @@
-#include "charts/ChartExportDialog.h"
+#include "ui/charts/ChartExportDialog.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -1,8 +1,8 @@
-#include "charts/ChartPane.h"
+#include "ui/charts/ChartPane.h"
 
-#include "charts/ChartSpecAdapter.h"
-#include "charts/ChartViewer.h"
-#include "charts/PngView.h"
+#include "ui/charts/ChartSpecAdapter.h"
+#include "ui/charts/ChartViewer.h"
+#include "ui/charts/PngView.h"
 
 #include <qcustomplot.h>
 

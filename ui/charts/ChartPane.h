@@ -1,7 +1,7 @@
 #pragma once
 
-#include "charts/ChartData.h"
-#include "engine/ExecutionResult.h"
+#include "core/run/ExecutionResult.h"
+#include "ui/charts/ChartData.h"
 
 #include <QList>
 #include <QWidget>

@@ -1,7 +1,7 @@
-#include "charts/ChartSketch.h"
+#include "ui/charts/ChartSketch.h"
 
-#include "charts/ChartColors.h"
-#include "charts/ChartSpec.h"
+#include "core/charts/ChartSpec.h"
+#include "ui/charts/ChartColors.h"
 
 #include <QPainter>
 #include <QPainterPath>

@@ -1,6 +1,6 @@
-#include "charts/ChartSpecAdapter.h"
+#include "ui/charts/ChartSpecAdapter.h"
 
-#include "charts/ChartSpec.h"
+#include "core/charts/ChartSpec.h"
 
 #include <algorithm>
 #include <cmath>

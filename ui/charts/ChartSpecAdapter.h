@@ -1,6 +1,6 @@
 #pragma once
 
-#include "charts/ChartData.h"
+#include "ui/charts/ChartData.h"
 
 #include <QJsonObject>
 #include <QString>

@@ -1,8 +1,8 @@
-#include "charts/ChartViewer.h"
+#include "ui/charts/ChartViewer.h"
 
-#include "charts/ChartColors.h"
-#include "charts/ChartExportDialog.h"
-#include "charts/ChartSpecAdapter.h"
+#include "ui/charts/ChartColors.h"
+#include "ui/charts/ChartExportDialog.h"
+#include "ui/charts/ChartSpecAdapter.h"
 
 #include <qcustomplot.h>
 

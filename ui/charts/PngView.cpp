@@ -1,4 +1,4 @@
-#include "charts/PngView.h"
+#include "ui/charts/PngView.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,7 +1,7 @@
-#include "console/ChartThumbnail.h"
+#include "ui/console/ChartThumbnail.h"
 
-#include "charts/ChartSketch.h"
-#include "charts/ChartSpec.h"
+#include "core/charts/ChartSpec.h"
+#include "ui/charts/ChartSketch.h"
 
 #include <QJsonObject>
 #include <QPainter>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/ExecutionResult.h"
+#include "core/run/ExecutionResult.h"
 
 #include <QToolButton>
 

@@ -1,6 +1,6 @@
-#include "console/ConsoleWriter.h"
+#include "ui/console/ConsoleWriter.h"
 
-#include "notebook/TextPreview.h"
+#include "core/notebook/TextPreview.h"
 
 #include <QTextBlock>
 #include <QTextDocument>

@@ -1,4 +1,4 @@
-#include "console/CutNotice.h"
+#include "ui/console/CutNotice.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

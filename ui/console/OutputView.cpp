@@ -1,4 +1,4 @@
-#include "console/OutputView.h"
+#include "ui/console/OutputView.h"
 
 #include <QEvent>
 #include <QResizeEvent>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "console/ConsoleWriter.h"
-#include "providers/Sandbox.h"
+#include "core/sandbox/Sandbox.h"
+#include "ui/console/ConsoleWriter.h"
 
 #include <QPlainTextEdit>
 #include <QTextCharFormat>

@@ -1,10 +1,10 @@
-#include "console/RunController.h"
+#include "ui/console/RunController.h"
 
-#include "console/RunEntry.h"
-#include "console/RunNotebook.h"
-#include "engine/Executor.h"
-#include "notebook/RunHistory.h"
-#include "run/Run.h"
+#include "core/engine/Executor.h"
+#include "core/notebook/RunHistory.h"
+#include "core/run/Run.h"
+#include "ui/console/RunEntry.h"
+#include "ui/console/RunNotebook.h"
 
 namespace sandpad {
 

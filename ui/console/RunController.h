@@ -1,7 +1,7 @@
 #pragma once
 
-#include "engine/ExecutionRequest.h"
-#include "run/Run.h"
+#include "core/run/ExecutionRequest.h"
+#include "core/run/Run.h"
 
 #include <QObject>
 #include <QPointer>

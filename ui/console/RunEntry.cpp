@@ -1,9 +1,9 @@
-#include "console/RunEntry.h"
+#include "ui/console/RunEntry.h"
 
-#include "console/ChartThumbnail.h"
-#include "console/CutNotice.h"
-#include "console/OutputView.h"
-#include "run/Run.h"
+#include "core/run/Run.h"
+#include "ui/console/ChartThumbnail.h"
+#include "ui/console/CutNotice.h"
+#include "ui/console/OutputView.h"
 
 #include <QApplication>
 #include <QClipboard>

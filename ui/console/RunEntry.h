@@ -1,8 +1,8 @@
 #pragma once
 
-#include "notebook/RunPreview.h"
-#include "providers/Sandbox.h"
-#include "run/Run.h"
+#include "core/notebook/RunPreview.h"
+#include "core/run/Run.h"
+#include "core/sandbox/Sandbox.h"
 
 #include <QFrame>
 #include <QPointer>

@@ -1,7 +1,7 @@
-#include "console/RunNotebook.h"
+#include "ui/console/RunNotebook.h"
 
-#include "console/OutputView.h"
-#include "console/RunEntry.h"
+#include "ui/console/OutputView.h"
+#include "ui/console/RunEntry.h"
 
 #include <QAction>
 #include <QApplication>

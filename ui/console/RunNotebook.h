@@ -1,7 +1,7 @@
 #pragma once
 
-#include "console/RunEntry.h"
-#include "providers/Sandbox.h"
+#include "core/sandbox/Sandbox.h"
+#include "ui/console/RunEntry.h"
 
 #include <QPointer>
 #include <QWidget>

@@ -1,4 +1,4 @@
-#include "documents/DiffModel.h"
+#include "ui/documents/DiffModel.h"
 
 #include <QFontDatabase>
 #include <algorithm>

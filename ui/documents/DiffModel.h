@@ -1,6 +1,6 @@
 #pragma once
 
-#include "diff/LineDiff.h"
+#include "core/diff/LineDiff.h"
 
 #include <QAbstractTableModel>
 #include <QColor>

@@ -1,6 +1,6 @@
-#include "documents/DiffView.h"
+#include "ui/documents/DiffView.h"
 
-#include "documents/DiffModel.h"
+#include "ui/documents/DiffModel.h"
 
 #include <QCheckBox>
 #include <QComboBox>

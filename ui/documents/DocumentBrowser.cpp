@@ -1,12 +1,12 @@
-#include "documents/DocumentBrowser.h"
+#include "ui/documents/DocumentBrowser.h"
 
-#include "accounting/Money.h"
-#include "accounting/UsageLedger.h"
-#include "documents/DiffView.h"
-#include "documents/DocumentFiles.h"
-#include "documents/DocumentListModel.h"
-#include "engine/Executor.h"
-#include "run/Run.h"
+#include "core/accounting/Money.h"
+#include "core/accounting/UsageLedger.h"
+#include "core/documents/DocumentFiles.h"
+#include "core/engine/Executor.h"
+#include "core/run/Run.h"
+#include "ui/documents/DiffView.h"
+#include "ui/documents/DocumentListModel.h"
 
 #include <QAction>
 #include <QDialog>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "documents/DocumentStore.h"
+#include "core/documents/DocumentStore.h"
 
 #include <QPointer>
 #include <QWidget>

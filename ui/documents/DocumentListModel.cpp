@@ -1,4 +1,4 @@
-#include "documents/DocumentListModel.h"
+#include "ui/documents/DocumentListModel.h"
 
 #include <QLocale>
 

@@ -1,10 +1,10 @@
-#include "editor/EditorDocuments.h"
+#include "ui/editor/EditorDocuments.h"
 
-#include "documents/DocumentStore.h"
-#include "editor/CodeEditor.h"
-#include "editor/EditorPage.h"
-#include "editor/EditorTabs.h"
-#include "recovery/RecoveryDialog.h"
+#include "core/documents/DocumentStore.h"
+#include "ui/editor/CodeEditor.h"
+#include "ui/editor/EditorPage.h"
+#include "ui/editor/EditorTabs.h"
+#include "ui/recovery/RecoveryDialog.h"
 
 #include <QDir>
 #include <QFileDialog>

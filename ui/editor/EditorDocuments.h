@@ -1,7 +1,7 @@
 #pragma once
 
-#include "examples/ExampleLibrary.h"
-#include "recovery/RecoveryJournal.h"
+#include "core/recovery/RecoveryJournal.h"
+#include "ui/examples/ExampleLibrary.h"
 
 #include <QList>
 #include <QMessageBox>

@@ -1,6 +1,6 @@
-#include "editor/EditorPage.h"
+#include "ui/editor/EditorPage.h"
 
-#include "editor/CodeEditor.h"
+#include "ui/editor/CodeEditor.h"
 
 #include <QComboBox>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
-#include "editor/EditorTabs.h"
+#include "ui/editor/EditorTabs.h"
 
-#include "editor/CodeEditor.h"
-#include "editor/EditorPage.h"
+#include "ui/editor/CodeEditor.h"
+#include "ui/editor/EditorPage.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,6 +1,6 @@
-#include "editor/FindReplaceBar.h"
+#include "ui/editor/FindReplaceBar.h"
 
-#include "editor/CodeEditor.h"
+#include "ui/editor/CodeEditor.h"
 
 #include <QCheckBox>
 #include <QGridLayout>

@@ -1,4 +1,4 @@
-#include "examples/ExampleLibrary.h"
+#include "ui/examples/ExampleLibrary.h"
 
 #include <QCoreApplication>
 #include <QFile>

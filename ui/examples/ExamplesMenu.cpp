@@ -1,4 +1,4 @@
-#include "examples/ExamplesMenu.h"
+#include "ui/examples/ExamplesMenu.h"
 
 namespace sandpad {
 

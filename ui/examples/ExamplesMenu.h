@@ -1,6 +1,6 @@
 #pragma once
 
-#include "examples/ExampleLibrary.h"
+#include "ui/examples/ExampleLibrary.h"
 
 #include <QMenu>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "recovery/RecoveryJournal.h"
+#include "core/recovery/RecoveryJournal.h"
 
 #include <QDialog>
 

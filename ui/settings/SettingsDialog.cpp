@@ -1,8 +1,8 @@
-#include "settings/SettingsDialog.h"
+#include "ui/settings/SettingsDialog.h"
 
-#include "accounting/Money.h"
-#include "engine/Deadline.h"
-#include "providers/ProviderRegistry.h"
+#include "core/accounting/Money.h"
+#include "core/providers/ProviderRegistry.h"
+#include "core/sandbox/Deadline.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "providers/ValidationReport.h"
-#include "settings/AppSettings.h"
+#include "core/sandbox/ValidationReport.h"
+#include "core/settings/AppSettings.h"
 
 #include <QDialog>
 #include <QHash>

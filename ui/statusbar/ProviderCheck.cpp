@@ -1,4 +1,4 @@
-#include "statusbar/ProviderCheck.h"
+#include "ui/statusbar/ProviderCheck.h"
 
 #include <QCoreApplication>
 #include <QPointer>

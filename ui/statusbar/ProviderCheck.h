@@ -1,7 +1,7 @@
 #pragma once
 
-#include "providers/ValidationReport.h"
-#include "statusbar/RunStatusBar.h"
+#include "core/sandbox/ValidationReport.h"
+#include "ui/statusbar/RunStatusBar.h"
 
 #include <QObject>
 #include <QThread>

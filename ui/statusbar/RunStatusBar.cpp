@@ -1,6 +1,6 @@
-#include "statusbar/RunStatusBar.h"
+#include "ui/statusbar/RunStatusBar.h"
 
-#include "accounting/Money.h"
+#include "core/accounting/Money.h"
 
 #include <QLabel>
 #include <QRegularExpression>

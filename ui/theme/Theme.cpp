@@ -1,4 +1,4 @@
-#include "theme/Theme.h"
+#include "ui/theme/Theme.h"
 
 #include <QApplication>
 #include <QPalette>

@@ -1,6 +1,6 @@
-#include "usage/UsageTableModel.h"
+#include "ui/usage/UsageTableModel.h"
 
-#include "accounting/Money.h"
+#include "core/accounting/Money.h"
 
 #include <QBrush>
 #include <QColor>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "accounting/UsageEntry.h"
+#include "core/accounting/UsageEntry.h"
 
 #include <QAbstractTableModel>
 #include <QList>

@@ -1,6 +1,6 @@
-#include "usage/UsageView.h"
+#include "ui/usage/UsageView.h"
 
-#include "usage/UsageTableModel.h"
+#include "ui/usage/UsageTableModel.h"
 
 #include <QFile>
 #include <QFileDialog>

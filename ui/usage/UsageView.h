@@ -1,6 +1,6 @@
 #pragma once
 
-#include "accounting/UsageLedger.h"
+#include "core/accounting/UsageLedger.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
-#include "providers/command/CommandChannel.h"
+#include "core/providers/command/CommandChannel.h"
 
-#include "providers/RunControl.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QEventLoop>
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
-#include "providers/command/CommandProvider.h"
+#include "core/providers/command/CommandProvider.h"
 
-#include "providers/ProviderError.h"
-#include "providers/command/CommandChannel.h"
-#include "providers/command/CommandSandbox.h"
+#include "core/providers/command/CommandChannel.h"
+#include "core/providers/command/CommandSandbox.h"
+#include "core/sandbox/ProviderError.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "providers/SandboxProvider.h"
-#include "providers/command/CommandProviderConfig.h"
+#include "core/providers/command/CommandProviderConfig.h"
+#include "core/sandbox/SandboxProvider.h"
 
 namespace sandpad {
 

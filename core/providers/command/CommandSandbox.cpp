@@ -1,7 +1,7 @@
-#include "providers/command/CommandSandbox.h"
+#include "core/providers/command/CommandSandbox.h"
 
-#include "providers/ProviderError.h"
-#include "providers/RunControl.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QJsonArray>
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "providers/Sandbox.h"
-#include "providers/SandboxOptions.h"
-#include "providers/command/CommandChannel.h"
-#include "providers/command/CommandProviderConfig.h"
+#include "core/providers/command/CommandChannel.h"
+#include "core/providers/command/CommandProviderConfig.h"
+#include "core/sandbox/Sandbox.h"
+#include "core/sandbox/SandboxOptions.h"
 
 #include <QMap>
 #include <optional>

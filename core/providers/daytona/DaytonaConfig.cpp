@@ -1,4 +1,4 @@
-#include "providers/daytona/DaytonaConfig.h"
+#include "core/providers/daytona/DaytonaConfig.h"
 
 #include <QProcessEnvironment>
 

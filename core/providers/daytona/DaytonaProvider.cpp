@@ -1,6 +1,6 @@
-#include "providers/daytona/DaytonaProvider.h"
+#include "core/providers/daytona/DaytonaProvider.h"
 
-#include "providers/daytona/DaytonaSandbox.h"
+#include "core/providers/daytona/DaytonaSandbox.h"
 
 namespace sandpad {
 

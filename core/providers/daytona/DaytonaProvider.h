@@ -1,7 +1,7 @@
 #pragma once
 
-#include "providers/daytona/DaytonaConfig.h"
-#include "providers/http/RemoteProvider.h"
+#include "core/providers/daytona/DaytonaConfig.h"
+#include "core/providers/http/RemoteProvider.h"
 
 namespace sandpad {
 

@@ -1,6 +1,6 @@
-#include "providers/daytona/DaytonaSandbox.h"
+#include "core/providers/daytona/DaytonaSandbox.h"
 
-#include "providers/ProviderError.h"
+#include "core/sandbox/ProviderError.h"
 
 #include <QHttpMultiPart>
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "providers/SandboxOptions.h"
-#include "providers/daytona/DaytonaConfig.h"
-#include "providers/http/RemoteSandbox.h"
+#include "core/providers/daytona/DaytonaConfig.h"
+#include "core/providers/http/RemoteSandbox.h"
+#include "core/sandbox/SandboxOptions.h"
 
 namespace sandpad {
 

@@ -1,6 +1,6 @@
-#include "providers/http/HttpClient.h"
+#include "core/providers/http/HttpClient.h"
 
-#include "providers/RunControl.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QEventLoop>
 #include <QHttpMultiPart>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "providers/ProviderError.h"
+#include "core/sandbox/ProviderError.h"
 
 #include <QByteArray>
 #include <QDeadlineTimer>

@@ -1,6 +1,6 @@
-#include "providers/http/RemoteCleanup.h"
+#include "core/providers/http/RemoteCleanup.h"
 
-#include "providers/http/HttpClient.h"
+#include "core/providers/http/HttpClient.h"
 
 #include <QDeadlineTimer>
 #include <QJsonDocument>

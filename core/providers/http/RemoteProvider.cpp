@@ -1,6 +1,6 @@
-#include "providers/http/RemoteProvider.h"
+#include "core/providers/http/RemoteProvider.h"
 
-#include "providers/ProviderError.h"
+#include "core/sandbox/ProviderError.h"
 
 #include <QJsonDocument>
 

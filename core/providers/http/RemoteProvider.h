@@ -1,7 +1,7 @@
 #pragma once
 
-#include "providers/SandboxProvider.h"
-#include "providers/http/HttpClient.h"
+#include "core/providers/http/HttpClient.h"
+#include "core/sandbox/SandboxProvider.h"
 
 namespace sandpad {
 

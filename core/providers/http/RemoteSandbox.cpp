@@ -1,8 +1,8 @@
-#include "providers/http/RemoteSandbox.h"
+#include "core/providers/http/RemoteSandbox.h"
 
-#include "providers/ProviderError.h"
-#include "providers/RunControl.h"
-#include "providers/http/RemoteCleanup.h"
+#include "core/providers/http/RemoteCleanup.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QJsonDocument>
 #include <algorithm>

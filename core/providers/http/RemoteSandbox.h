@@ -1,7 +1,7 @@
 #pragma once
 
-#include "providers/Sandbox.h"
-#include "providers/http/HttpClient.h"
+#include "core/providers/http/HttpClient.h"
+#include "core/sandbox/Sandbox.h"
 
 #include <QJsonObject>
 #include <optional>

@@ -1,6 +1,6 @@
-#include "providers/http/TarGzWriter.h"
+#include "core/providers/http/TarGzWriter.h"
 
-#include "providers/ProviderError.h"
+#include "core/sandbox/ProviderError.h"
 
 #include <QDateTime>
 #include <array>

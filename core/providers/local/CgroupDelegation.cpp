@@ -1,6 +1,6 @@
-#include "providers/local/CgroupDelegation.h"
+#include "core/providers/local/CgroupDelegation.h"
 
-#include "providers/local/MemoryWatchdog.h"
+#include "core/providers/local/MemoryWatchdog.h"
 
 #include <QDir>
 #include <QElapsedTimer>

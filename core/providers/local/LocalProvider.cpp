@@ -1,12 +1,12 @@
-#include "providers/local/LocalProvider.h"
+#include "core/providers/local/LocalProvider.h"
 
-#include "providers/ProviderError.h"
-#include "providers/RunControl.h"
-#include "providers/local/LocalSandbox.h"
-#include "providers/local/SeccompFilter.h"
-#include "providers/local/CgroupDelegation.h"
-#include "providers/local/UserNetwork.h"
-#include "runtime/RuntimeProgram.h"
+#include "core/providers/local/CgroupDelegation.h"
+#include "core/providers/local/LocalSandbox.h"
+#include "core/providers/local/SeccompFilter.h"
+#include "core/providers/local/UserNetwork.h"
+#include "core/runtime/RuntimeProgram.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "providers/SandboxProvider.h"
-#include "providers/local/LocalProviderOptions.h"
-#include "providers/local/LocalSandbox.h"
-#include "providers/local/SandboxPool.h"
+#include "core/providers/local/LocalProviderOptions.h"
+#include "core/providers/local/LocalSandbox.h"
+#include "core/providers/local/SandboxPool.h"
+#include "core/sandbox/SandboxProvider.h"
 
 #include <QMutex>
 #include <atomic>

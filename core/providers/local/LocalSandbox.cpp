@@ -1,15 +1,15 @@
-#include "providers/local/LocalSandbox.h"
+#include "core/providers/local/LocalSandbox.h"
 
-#include "providers/ProviderError.h"
-#include "providers/RunControl.h"
-#include "providers/local/CgroupDelegation.h"
-#include "providers/local/LocalSandboxInternals.h"
-#include "providers/local/MemoryWatchdog.h"
-#include "providers/local/RunStopper.h"
-#include "providers/local/SandboxLaunch.h"
-#include "providers/local/SandboxProcess.h"
-#include "providers/local/UserNetwork.h"
-#include "runtime/ResultFrameParser.h"
+#include "core/providers/local/CgroupDelegation.h"
+#include "core/providers/local/LocalSandboxInternals.h"
+#include "core/providers/local/MemoryWatchdog.h"
+#include "core/providers/local/RunStopper.h"
+#include "core/providers/local/SandboxLaunch.h"
+#include "core/providers/local/SandboxProcess.h"
+#include "core/providers/local/UserNetwork.h"
+#include "core/runtime/ResultFrameParser.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QDir>
 #include <QFile>

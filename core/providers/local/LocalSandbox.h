@@ -1,8 +1,8 @@
 #pragma once
 
-#include "providers/Sandbox.h"
-#include "providers/SandboxOptions.h"
-#include "runtime/ResultLimits.h"
+#include "core/runtime/ResultLimits.h"
+#include "core/sandbox/Sandbox.h"
+#include "core/sandbox/SandboxOptions.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,13 +1,13 @@
 // LocalSandbox, continued: the pre-started ("warm") mode used by SandboxPool. The cold path is in
 // LocalSandbox.cpp; both start the same policy (SandboxLaunch) through SandboxProcess.
-#include "providers/local/LocalSandbox.h"
+#include "core/providers/local/LocalSandbox.h"
 
-#include "providers/ProviderError.h"
-#include "providers/RunControl.h"
-#include "providers/local/LocalSandboxInternals.h"
-#include "providers/local/SandboxLaunch.h"
-#include "providers/local/SandboxProcess.h"
-#include "providers/local/UserNetwork.h"
+#include "core/providers/local/LocalSandboxInternals.h"
+#include "core/providers/local/SandboxLaunch.h"
+#include "core/providers/local/SandboxProcess.h"
+#include "core/providers/local/UserNetwork.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QElapsedTimer>
 #include <QFile>

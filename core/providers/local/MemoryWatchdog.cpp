@@ -1,4 +1,4 @@
-#include "providers/local/MemoryWatchdog.h"
+#include "core/providers/local/MemoryWatchdog.h"
 
 #include <algorithm>
 

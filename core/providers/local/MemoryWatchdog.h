@@ -1,6 +1,6 @@
 #pragma once
 
-#include "providers/local/SandboxMemory.h"
+#include "core/providers/local/SandboxMemory.h"
 
 #include <QElapsedTimer>
 #include <QTimer>

@@ -1,6 +1,6 @@
-#include "providers/local/RunStopper.h"
+#include "core/providers/local/RunStopper.h"
 
-#include "providers/RunControl.h"
+#include "core/sandbox/RunControl.h"
 
 #include <climits>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "providers/Sandbox.h"
+#include "core/sandbox/Sandbox.h"
 
 #include <QTimer>
 #include <functional>

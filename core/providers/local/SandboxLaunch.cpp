@@ -1,10 +1,10 @@
-#include "providers/local/SandboxLaunch.h"
+#include "core/providers/local/SandboxLaunch.h"
 
-#include "providers/local/LocalSandbox.h"
-#include "providers/local/LocalSandboxInternals.h"
-#include "providers/local/SeccompFilter.h"
-#include "providers/local/UserNetwork.h"
-#include "runtime/RuntimeProgram.h"
+#include "core/providers/local/LocalSandbox.h"
+#include "core/providers/local/LocalSandboxInternals.h"
+#include "core/providers/local/SeccompFilter.h"
+#include "core/providers/local/UserNetwork.h"
+#include "core/runtime/RuntimeProgram.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "providers/local/SandboxMemory.h"
+#include "core/providers/local/SandboxMemory.h"
 
 #include <QElapsedTimer>
 

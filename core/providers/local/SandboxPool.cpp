@@ -1,6 +1,6 @@
-#include "providers/local/SandboxPool.h"
+#include "core/providers/local/SandboxPool.h"
 
-#include "providers/RunControl.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QFile>
 

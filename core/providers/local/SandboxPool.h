@@ -1,7 +1,7 @@
 #pragma once
 
-#include "providers/SandboxOptions.h"
-#include "providers/local/LocalSandbox.h"
+#include "core/providers/local/LocalSandbox.h"
+#include "core/sandbox/SandboxOptions.h"
 
 #include <atomic>
 #include <chrono>

@@ -1,11 +1,11 @@
-#include "providers/local/SandboxProcess.h"
+#include "core/providers/local/SandboxProcess.h"
 
-#include "providers/ProviderError.h"
-#include "providers/local/SandboxLaunch.h"
-#include "providers/local/SeccompFilter.h"
-#include "providers/local/CgroupDelegation.h"
-#include "providers/local/UserNetwork.h"
-#include "runtime/ResultFrameParser.h"
+#include "core/providers/local/CgroupDelegation.h"
+#include "core/providers/local/SandboxLaunch.h"
+#include "core/providers/local/SeccompFilter.h"
+#include "core/providers/local/UserNetwork.h"
+#include "core/runtime/ResultFrameParser.h"
+#include "core/sandbox/ProviderError.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>

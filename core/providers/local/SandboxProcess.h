@@ -1,7 +1,7 @@
 #pragma once
 
-#include "providers/Sandbox.h"
-#include "providers/local/LocalSandboxInternals.h"
+#include "core/providers/local/LocalSandboxInternals.h"
+#include "core/sandbox/Sandbox.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "providers/local/SeccompFilter.h"
+#include "core/providers/local/SeccompFilter.h"
 
 #include <seccomp.h>
 

@@ -1,8 +1,8 @@
-#include "providers/local/UserNetwork.h"
+#include "core/providers/local/UserNetwork.h"
 
-#include "providers/ProviderError.h"
-#include "providers/local/LocalSandbox.h"
-#include "providers/local/LocalSandboxInternals.h"
+#include "core/providers/local/LocalSandbox.h"
+#include "core/providers/local/LocalSandboxInternals.h"
+#include "core/sandbox/ProviderError.h"
 
 #include <QElapsedTimer>
 #include <QFile>

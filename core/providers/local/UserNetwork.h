@@ -1,6 +1,6 @@
 #pragma once
 
-#include "providers/ValidationReport.h"
+#include "core/sandbox/ValidationReport.h"
 
 #include <QByteArray>
 #include <QString>

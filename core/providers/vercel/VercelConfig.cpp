@@ -1,4 +1,4 @@
-#include "providers/vercel/VercelConfig.h"
+#include "core/providers/vercel/VercelConfig.h"
 
 #include <QJsonDocument>
 #include <QProcessEnvironment>

@@ -1,6 +1,6 @@
-#include "providers/vercel/VercelProvider.h"
+#include "core/providers/vercel/VercelProvider.h"
 
-#include "providers/vercel/VercelSandbox.h"
+#include "core/providers/vercel/VercelSandbox.h"
 
 #include <QDateTime>
 #include <QUrlQuery>

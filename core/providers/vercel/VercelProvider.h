@@ -1,7 +1,7 @@
 #pragma once
 
-#include "providers/http/RemoteProvider.h"
-#include "providers/vercel/VercelConfig.h"
+#include "core/providers/http/RemoteProvider.h"
+#include "core/providers/vercel/VercelConfig.h"
 
 namespace sandpad {
 

@@ -1,7 +1,7 @@
-#include "providers/vercel/VercelSandbox.h"
+#include "core/providers/vercel/VercelSandbox.h"
 
-#include "providers/ProviderError.h"
-#include "providers/http/TarGzWriter.h"
+#include "core/providers/http/TarGzWriter.h"
+#include "core/sandbox/ProviderError.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "providers/http/RemoteSandbox.h"
-#include "providers/vercel/VercelConfig.h"
+#include "core/providers/http/RemoteSandbox.h"
+#include "core/providers/vercel/VercelConfig.h"
 
 namespace sandpad {
 

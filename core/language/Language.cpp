@@ -1,4 +1,4 @@
-#include "runtime/Language.h"
+#include "core/language/Language.h"
 
 #include <QFileInfo>
 

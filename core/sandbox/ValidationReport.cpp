@@ -1,4 +1,4 @@
-#include "providers/ValidationReport.h"
+#include "core/sandbox/ValidationReport.h"
 
 namespace sandpad {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "engine/Deadline.h"
-#include "runtime/Language.h"
+#include "core/language/Language.h"
+#include "core/sandbox/Deadline.h"
 
 #include <QString>
 

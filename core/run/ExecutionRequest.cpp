@@ -1,4 +1,4 @@
-#include "engine/ExecutionRequest.h"
+#include "core/run/ExecutionRequest.h"
 
 namespace sandpad {
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "providers/Sandbox.h"
-#include "providers/SandboxOptions.h"
-#include "providers/ValidationReport.h"
+#include "core/sandbox/Sandbox.h"
+#include "core/sandbox/SandboxOptions.h"
+#include "core/sandbox/ValidationReport.h"
 
 #include <memory>
 

@@ -1,4 +1,4 @@
-#include "providers/RunControl.h"
+#include "core/sandbox/RunControl.h"
 
 namespace sandpad {
 

@@ -1,4 +1,4 @@
-#include "engine/ExecutionResult.h"
+#include "core/run/ExecutionResult.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>

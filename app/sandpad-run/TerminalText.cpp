@@ -1,4 +1,4 @@
-#include "cli/TerminalText.h"
+#include "TerminalText.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "engine/Deadline.h"
+#include "core/sandbox/Deadline.h"
 
 #include <algorithm>
 

@@ -382,7 +382,9 @@ private slots:
         RunEntry* entry = notebook.addRunning(runningRun(QStringLiteral("mixed")));
         entry->appendOutput(OutputStream::Stdout, QString(10000, QLatin1Char('m')));
         entry->outputView()->flush();
-        QTest::qWait(20);
+        // The first batch's layout and resizes happen now, before the counting starts.
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
         struct ResizeCounter : QObject {
             int resizes = 0;
             bool eventFilter(QObject*, QEvent* e) override
@@ -413,15 +415,14 @@ private slots:
         ExecutionResult r = finished();
         r.result = QString(5'000'000, QLatin1Char('r'));
         entry->run()->deliverResult(r);
-        QTest::qWait(50);
+        QTRY_VERIFY(entry->outputView()->isVisible()); // once the result has been laid out
         QVERIFY(!notebook.grab().isNull());
-        QVERIFY(entry->outputView()->isVisible());
         QCOMPARE(entry->outputView()->document()->lastBlock().text(), QStringLiteral("after"));
         QVERIFY(entry->outputView()->document()->firstBlock().text().contains(QStringLiteral("line cut")));
         // The view is as tall as the rows the cut line wraps to (1,000 characters and the
         // marker: more than 6 at 900 px), not as its two blocks: the marker is in sight.
         const int rowHeight = entry->outputView()->fontMetrics().lineSpacing();
-        QVERIFY2(entry->outputView()->height() >= 6 * rowHeight,
+        QTRY_VERIFY2(entry->outputView()->height() >= 6 * rowHeight,
                  qPrintable(QStringLiteral("%1 px for rows of %2 px").arg(entry->outputView()->height()).arg(rowHeight)));
     }
 };

@@ -1,5 +1,6 @@
 #include "ui/console/RunEntry.h"
 
+#include "core/accounting/Money.h"
 #include "core/run/Run.h"
 #include "ui/console/ChartThumbnail.h"
 #include "ui/console/CutNotice.h"
@@ -528,7 +529,7 @@ void RunEntry::changeEvent(QEvent* event)
 
 QString RunEntry::formatCost(qint64 micros)
 {
-    return QStringLiteral("$%1").arg(double(micros) / 1e6, 0, 'f', 2);
+    return formatMoney(micros);
 }
 
 QString RunEntry::formatDuration(qint64 ms)

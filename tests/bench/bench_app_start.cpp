@@ -6,8 +6,7 @@
 // Usage: bench_app_start [STARTS] [SANDPAD-BINARY]
 #include "BenchStats.h"
 
-#include "core/notebook/RunHistory.h"
-#include "core/storage/Database.h"
+#include "TestRecords.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -18,43 +17,6 @@
 using namespace sandpad;
 
 namespace {
-
-// A workspace whose history holds `runs` finished runs.
-bool fillHistory(const QString& dataDir, int runs, bool hostile)
-{
-    Database db(dataDir);
-    if (!db.open())
-        return false;
-    RunHistory history(db);
-    for (int i = 0; i < runs; ++i) {
-        ExecutionResult r;
-        r.runId = QStringLiteral("bench-%1").arg(i);
-        r.startedAt = QDateTime::currentDateTimeUtc().addSecs(i - runs);
-        r.title = QStringLiteral("run %1").arg(i);
-        r.language = Language::Python;
-        r.provider = QStringLiteral("local");
-        r.status = RunStatus::Success;
-        r.durationMs = 1234;
-        r.costMicros = 50000;
-        r.code = QStringLiteral("print('x' * 10_000_000)\n");
-        if (hostile) {
-            // What the Executor keeps of a 10 MB line: its first 4 MiB and a notice.
-            r.stdoutText = QString(4 << 20, QLatin1Char('x'))
-                           + QStringLiteral("\n[output truncated: kept the first 4.0 MiB of 9.5 MiB]\n");
-            r.stderrText = QString(1'000'000, QLatin1Char('w'));
-            r.result = QString(2'000'000, QLatin1Char('r'));
-        } else {
-            r.stdoutText = QStringLiteral("hello\n");
-            r.result = QStringLiteral("42");
-        }
-        r.message = r.stdoutText + r.stderrText;
-        if (!history.save(r)) {
-            std::fprintf(stderr, "cannot fill the history: %s\n", qPrintable(history.lastError()));
-            return false;
-        }
-    }
-    return true;
-}
 
 // One start of the app on dataDir (a new workspace when dataDir is empty): ms from starting the
 // process to its "window shown".
@@ -90,8 +52,11 @@ int main(int argc, char* argv[])
     QTemporaryDir small, hostile;
     const QString smallData = small.filePath(QStringLiteral("data"));
     const QString hostileData = hostile.filePath(QStringLiteral("data"));
-    if (!fillHistory(smallData, 50, false) || !fillHistory(hostileData, 50, true))
+    QString error;
+    if (!fillHistory(smallData, 50, false, &error) || !fillHistory(hostileData, 50, true, &error)) {
+        std::fprintf(stderr, "cannot fill the history: %s\n", qPrintable(error));
         return 1;
+    }
 
     // Interleaved, so that what else this machine runs meanwhile weighs on the three alike.
     std::vector<double> fresh, smallRuns, hostileRuns;

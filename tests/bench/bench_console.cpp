@@ -237,32 +237,6 @@ Outcome runCase(const Case& c)
     return o;
 }
 
-// A history of `n` runs in a new workspace at dir: small ones, or hostile ones (each printed a
-// 4 MiB line, more on stderr, and set a 2 MB result).
-bool fillHistory(const QString& dir, int n, bool hostile)
-{
-    Database db(dir);
-    if (!db.open())
-        return false;
-    RunHistory history(db);
-    for (int i = 0; i < n; ++i) {
-        ExecutionResult r = runResult(QStringLiteral("h%1").arg(i), QStringLiteral("run %1").arg(i), QStringLiteral("success"));
-        r.startedAt = QDateTime::currentDateTimeUtc().addSecs(i - n);
-        if (hostile) {
-            r.stdoutText = capped(QString(10'000'000, QLatin1Char('x')));
-            r.stderrText = QString(1'000'000, QLatin1Char('w'));
-            r.result = QString(2'000'000, QLatin1Char('r'));
-        } else {
-            r.stdoutText = QStringLiteral("hello\n");
-            r.result = QStringLiteral("42");
-        }
-        r.message = r.stdoutText + r.stderrText;
-        if (!history.save(r))
-            return false;
-    }
-    return true;
-}
-
 // The notebook filled from the history at dir the way the window does at start
 // (RunController::loadHistory: previews), or from the whole runs (RunHistory::recent, what
 // the start read before), then shown and painted; the median of 5, in ms.

@@ -1,5 +1,8 @@
 #include "TestRecords.h"
 
+#include "core/notebook/RunHistory.h"
+#include "core/storage/Database.h"
+
 namespace sandpad {
 
 UsageEntry usageEntry(const QString& runId, const QDateTime& time, const QString& title, const QString& status,
@@ -38,6 +41,38 @@ Run* runningRun(const QString& title, const QString& code, const QString& runId)
     origin.title = title;
     origin.code = code;
     return new Run(runId, origin, QStringLiteral("local"));
+}
+
+bool fillHistory(const QString& dataDir, int runs, bool hostile, QString* error)
+{
+    Database db(dataDir);
+    if (!db.open()) {
+        if (error)
+            *error = db.error();
+        return false;
+    }
+    RunHistory history(db);
+    for (int i = 0; i < runs; ++i) {
+        ExecutionResult r = runResult(QStringLiteral("h%1").arg(i), QStringLiteral("run %1").arg(i), QStringLiteral("success"));
+        r.startedAt = QDateTime::currentDateTimeUtc().addSecs(i - runs);
+        r.code = QStringLiteral("print('x' * 10_000_000)\n");
+        if (hostile) {
+            r.stdoutText = QString(4 << 20, QLatin1Char('x'))
+                           + QStringLiteral("\n[output truncated: kept the first 4.0 MiB of 10.0 MB]\n");
+            r.stderrText = QString(1'000'000, QLatin1Char('w'));
+            r.result = QString(2'000'000, QLatin1Char('r'));
+        } else {
+            r.stdoutText = QStringLiteral("hello\n");
+            r.result = QStringLiteral("42");
+        }
+        r.message = r.stdoutText + r.stderrText;
+        if (!history.save(r)) {
+            if (error)
+                *error = history.lastError();
+            return false;
+        }
+    }
+    return true;
 }
 
 } // namespace sandpad

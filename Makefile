@@ -7,6 +7,7 @@ JOBS   ?= $(shell nproc)
 
 deps:
 	bash packaging/install-deps.sh
+	bash packaging/install-sdks.sh
 
 configure: deps
 	cmake --preset $(PRESET)

@@ -22,6 +22,8 @@ packages=(
 )
 # Node.js: any `node` >= 18 already on the machine is fine (e.g. NodeSource); else Debian's.
 if ! command -v node >/dev/null 2>&1; then packages+=(nodejs); fi
+# npm installs the pinned vendor SDKs the conformance tests drive (packaging/install-sdks.sh).
+if ! command -v npm >/dev/null 2>&1; then packages+=(npm); fi
 
 missing=()
 for p in "${packages[@]}"; do

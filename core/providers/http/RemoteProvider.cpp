@@ -64,4 +64,18 @@ std::unique_ptr<Sandbox> RemoteProvider::create(const SandboxOptions& options, R
     return start(options, control);
 }
 
+QList<RemoteProvider::Listing> RemoteProvider::listAppSandboxes()
+{
+    throw ProviderError(ProviderError::Kind::Protocol,
+                        m_service + QStringLiteral(": listing sandboxes is not implemented"));
+}
+
+CleanupReport RemoteProvider::removeAppSandbox(const QString& id)
+{
+    CleanupReport report;
+    report.confirmed = false;
+    report.detail = m_service + QStringLiteral(": removing sandbox %1 is not implemented").arg(id);
+    return report;
+}
+
 } // namespace sandpad

@@ -12,6 +12,22 @@ public:
     ValidationReport validate() final;
     std::unique_ptr<Sandbox> create(const SandboxOptions& options, RunControl& control) final;
 
+    // Orphan reconciliation (issue 12): every remote sandbox this app creates carries the label
+    // kAppLabel = kAppLabelValue and kRunLabel = SandboxOptions::runId.
+    static constexpr const char* kAppLabel = "sandpad-app";
+    static constexpr const char* kAppLabelValue = "sandpad";
+    static constexpr const char* kRunLabel = "sandpad-run";
+    struct Listing {
+        QString id;    // what removeAppSandbox() takes
+        QString runId; // its kRunLabel value; empty when absent
+        QString state; // the service's word
+    };
+    // The sandboxes carrying kAppLabel that the service lists (following its pages).
+    // Throws ProviderError.
+    virtual QList<Listing> listAppSandboxes();
+    // Removes one of them and confirms it gone (never throws).
+    virtual CleanupReport removeAppSandbox(const QString& id);
+
 protected:
     // Usable-looking credentials, and the request that proves the service accepts them.
     struct CredentialCheck {

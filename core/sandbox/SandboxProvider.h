@@ -27,8 +27,11 @@ public:
     // The Workspace drives them as settings change. Thread-safe, non-blocking.
     virtual void setPoolOptions(const SandboxOptions& /*options*/) {} // what pooled ones start with
     virtual void setPoolSize(int /*perLanguage*/) {}                  // 0: off (drains)
+    virtual void setPoolBurstMax(int /*perLanguage*/) {} // what runs in a burst may grow it to
     virtual void startPool() {} // starts filling in the background (never during start-up)
     virtual void drainPool() {} // drops idle pre-started sandboxes; refills if started
+    // Keep sandboxes of this language pre-started from now on (a tab of that language is open).
+    virtual void warmLanguage(Language /*language*/) {}
 };
 
 } // namespace sandpad

@@ -34,6 +34,7 @@ AppSettings AppSettings::load(QSettings& s)
     a.daytonaOrganizationId = s.value(QStringLiteral("daytona/organizationId")).toString();
     a.commandProviderPath = s.value(QStringLiteral("command/path")).toString();
     a.poolSize = s.value(QStringLiteral("local/poolSize"), a.poolSize).toInt();
+    a.poolBurstMax = s.value(QStringLiteral("local/poolBurstMax"), a.poolBurstMax).toInt();
     a.theme = s.value(QStringLiteral("appearance/theme"), a.theme).toString();
     a.sanitize();
     return a;
@@ -62,6 +63,7 @@ void AppSettings::save(QSettings& s) const
     s.setValue(QStringLiteral("daytona/organizationId"), daytonaOrganizationId);
     s.setValue(QStringLiteral("command/path"), commandProviderPath);
     s.setValue(QStringLiteral("local/poolSize"), poolSize);
+    s.setValue(QStringLiteral("local/poolBurstMax"), poolBurstMax);
     s.setValue(QStringLiteral("appearance/theme"), theme);
     s.sync();
 }
@@ -89,6 +91,7 @@ QStringList AppSettings::sanitize()
         memoryLimitMb = memory;
     }
     poolSize = std::clamp(poolSize, 0, 8);
+    poolBurstMax = std::clamp(poolBurstMax, poolSize, 16);
     const QString themeName = theme.trimmed().toLower();
     if (!kThemes.contains(themeName)) {
         notes << QStringLiteral("unknown theme \"%1\" in settings; using the system's colours").arg(theme.trimmed());

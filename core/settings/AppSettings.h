@@ -24,6 +24,7 @@ struct AppSettings {
     QString daytonaApiUrl, daytonaOrganizationId;
     QString commandProviderPath;                   // the executable of a command provider
     int poolSize = 1;                              // pre-started sandboxes per language (0: off)
+    int poolBurstMax = 4;                          // what runs in a burst may grow it to
     QString theme = QStringLiteral("system");      // system | light | dark (the GUI's colours)
 
     static AppSettings load();                     // from the default QSettings

@@ -147,6 +147,9 @@ bool Workspace::apply()
     if (provider) {
         provider->setPoolOptions(sandboxOptions(m_effective));
         provider->setPoolSize(m_effective.poolSize);
+        provider->setPoolBurstMax(m_effective.poolBurstMax);
+        for (Language language : std::as_const(m_warmLanguages))
+            provider->warmLanguage(language);
         if (m_poolStarted && m_effective.poolSize > 0)
             provider->startPool();
     }
@@ -160,6 +163,14 @@ void Workspace::startSandboxPool()
     m_poolStarted = true;
     if (const auto current = provider(); current && m_effective.poolSize > 0)
         current->startPool();
+}
+
+void Workspace::warmLanguage(Language language)
+{
+    if (!m_warmLanguages.contains(language))
+        m_warmLanguages.append(language);
+    if (const auto current = provider())
+        current->warmLanguage(language);
 }
 
 void Workspace::waitForHistory()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/language/Language.h"
 #include "core/settings/AppSettings.h"
 
 #include <QObject>
@@ -70,6 +71,8 @@ public:
     // change). Long-lived callers only, after their window is shown: start-up never waits for
     // sandboxes, and a one-shot CLI run would pay for one it never uses.
     void startSandboxPool();
+    // Keeps sandboxes of this language pre-started (an editor tab of it is open); Python always is.
+    void warmLanguage(Language language);
 
     Database& database() { return *m_database; }
     UsageLedger& ledger() { return *m_ledger; }
@@ -99,6 +102,7 @@ private:
     QStringList m_notes;
     bool m_settingsSet = false;
     bool m_poolStarted = false;
+    QList<Language> m_warmLanguages; // kept pre-started on every provider (tabs of them are open)
     std::unique_ptr<Database> m_database;
     std::unique_ptr<UsageLedger> m_ledger;
     std::unique_ptr<CreditsAccount> m_credits;

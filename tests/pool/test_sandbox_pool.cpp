@@ -78,6 +78,7 @@ private slots:
         m_pooledProvider = std::make_shared<LocalProvider>();
         m_pooledProvider->setPoolSize(1);
         m_pooledProvider->startPool();
+        m_pooledProvider->warmLanguage(Language::JavaScript);
         m_cold = std::make_unique<Executor>(m_coldProvider, nullptr);
         m_pooled = std::make_unique<Executor>(m_pooledProvider, nullptr);
     }
@@ -274,6 +275,7 @@ private slots:
         }
         auto provider = std::make_shared<LocalProvider>();
         provider->startPool();
+        provider->warmLanguage(Language::JavaScript);
         QVERIFY(provider->pool().waitUntilFull(120000));
         QCOMPARE(provider->pool().counts(Language::Python).ready, 1);
         QCOMPARE(provider->pool().counts(Language::JavaScript).ready, 1);
@@ -285,12 +287,56 @@ private slots:
         QCOMPARE(provider->pool().counts(Language::Python).ready, 0);
     }
 
+    // Runs back to back, faster than the pool refills (Run All, Shift+Enter through cells): each
+    // takes a pre-started sandbox, ready or still importing (woken, it imports what the run needs
+    // itself); the pool grows for the next burst and shrinks back when the takes stop.
+    void aBurstIsServedPrestartedAndGrowsThePool()
+    {
+        auto provider = std::make_shared<LocalProvider>();
+        provider->pool().setShrinkAfter(std::chrono::hours(1)); // no shrinking during the burst
+        provider->startPool();
+        QVERIFY(provider->pool().waitUntilFull(120000));
+        Executor executor(provider, nullptr);
+        const int before = provider->pooledCreates();
+        const QString sine = QStringLiteral(
+            "import numpy as np\nimport matplotlib.pyplot as plt\nx = np.linspace(0, 6, 50)\n"
+            "plt.plot(x, np.sin(x))\nplt.show()\nprint(len(plt.get_fignums()))");
+        for (int i = 0; i < 6; ++i) {
+            const bool chart = i % 3 == 2;
+            const ExecutionResult r = executor.run(ExecutionRequest::adHoc(
+                Language::Python, chart ? sine : QStringLiteral("print(%1)").arg(i)));
+            QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+            QCOMPARE(r.stdoutText, chart ? QStringLiteral("1\n") : QStringLiteral("%1\n").arg(i));
+            if (chart)
+                QCOMPARE(r.charts.size(), 1);
+        }
+        QCOMPARE(provider->pooledCreates() - before, 6);
+        QVERIFY2(provider->pool().target(Language::Python) > 1, "the burst did not grow the pool");
+        provider->pool().setShrinkAfter(std::chrono::milliseconds(300)); // the takes have stopped
+        QTRY_COMPARE_WITH_TIMEOUT(provider->pool().target(Language::Python), 1, 20000);
+        QVERIFY(provider->pool().waitUntilFull(120000));
+        QCOMPARE(provider->pool().counts(Language::Python).ready, 1);
+    }
+
+    // Only languages in use are kept warm: JavaScript once a tab (or a take) asks for it.
+    void languagesAreWarmedByUse()
+    {
+        auto provider = std::make_shared<LocalProvider>();
+        provider->startPool();
+        QVERIFY(provider->pool().waitUntilFull(120000));
+        QCOMPARE(provider->pool().counts(Language::JavaScript).ready + provider->pool().counts(Language::JavaScript).warming, 0);
+        provider->warmLanguage(Language::JavaScript);
+        QVERIFY(provider->pool().waitUntilFull(120000));
+        QCOMPARE(provider->pool().counts(Language::JavaScript).ready, 1);
+    }
+
     void noProcessLeftWhenTheProviderIsGone()
     {
         QVERIFY(m_pooledProvider->pool().waitUntilFull(120000)); // its refills are not ours
         const QList<int> before = childProcessesOf(::getpid());
         auto provider = std::make_shared<LocalProvider>();
         provider->startPool();
+        provider->warmLanguage(Language::JavaScript);
         QVERIFY(provider->pool().waitUntilFull(120000));
         QList<int> started;
         for (int pid : childProcessesOf(::getpid()))

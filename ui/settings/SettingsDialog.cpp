@@ -233,6 +233,16 @@ QWidget* SettingsDialog::buildExecutionPage()
     m_poolSize->setToolTip(tr("Local sandbox only: fresh sandboxes started ahead with Python's base packages "
                               "imported, each used for exactly one run. Makes runs start much faster."));
     form->addRow(tr("&Pre-started sandboxes:"), m_poolSize);
+    m_poolBurstMax = new QSpinBox(page);
+    m_poolBurstMax->setRange(0, 16);
+    m_poolBurstMax->setAccessibleName(tr("Pre-started sandboxes during bursts of runs"));
+    m_poolBurstMax->setToolTip(tr("When runs come faster than the pre-started sandboxes are replaced (Run All, "
+                                  "Shift+Enter through cells), keep up to this many ready per language; back "
+                                  "to the number above after 30 s without runs. Each holds about 100 MB."));
+    form->addRow(tr("…during &bursts, up to:"), m_poolBurstMax);
+    connect(m_poolSize, &QSpinBox::valueChanged, m_poolBurstMax, [this](int size) {
+        m_poolBurstMax->setMinimum(size);
+    });
     addLine(form, QStringLiteral("pipWheelDir"), tr("Pip &wheel folder:"), {}, false, true, true)
         ->setPlaceholderText(tr("none: packages come from the index"));
     addLine(form, QStringLiteral("pipIndexUrl"), tr("Pip &index URL:"), {})
@@ -288,6 +298,7 @@ void SettingsDialog::setSettings(const AppSettings& s)
     m_memory->setValue(int(std::clamp<qint64>(s.memoryLimitMb, m_memory->minimum(), m_memory->maximum())));
     m_network->setChecked(s.allowNetwork);
     m_poolSize->setValue(std::clamp(s.poolSize, 0, 8));
+    m_poolBurstMax->setValue(std::clamp(s.poolBurstMax, s.poolSize, 16));
     updateEnvHints();
 }
 
@@ -310,6 +321,7 @@ AppSettings SettingsDialog::settings() const
     s.memoryLimitMb = m_memory->value();
     s.allowNetwork = m_network->isChecked();
     s.poolSize = m_poolSize->value();
+    s.poolBurstMax = m_poolBurstMax->value();
     return s;
 }
 
@@ -397,6 +409,7 @@ QWidget* SettingsDialog::field(const QString& name) const
     if (name == QLatin1String("memory")) return m_memory;
     if (name == QLatin1String("network")) return m_network;
     if (name == QLatin1String("poolSize")) return m_poolSize;
+    if (name == QLatin1String("poolBurstMax")) return m_poolBurstMax;
     if (name == QLatin1String("credits")) return m_credits;
     if (name == QLatin1String("validate")) return m_validateButton;
     if (name == QLatin1String("topUpAmount")) return m_topUpAmount;

@@ -119,6 +119,7 @@ private:
     QSpinBox* m_deadline = nullptr;
     QSpinBox* m_memory = nullptr;
     QSpinBox* m_poolSize = nullptr;
+    QSpinBox* m_poolBurstMax = nullptr;
     QCheckBox* m_network = nullptr;
     QCheckBox* m_credits = nullptr;
     QLabel* m_balance = nullptr;

@@ -82,8 +82,10 @@ LocalProvider::~LocalProvider()
 }
 
 void LocalProvider::setPoolSize(int perLanguage) { m_pool->setSize(perLanguage); }
+void LocalProvider::setPoolBurstMax(int perLanguage) { m_pool->setBurstMax(perLanguage); }
 int LocalProvider::poolSize() const { return m_pool->size(); }
 void LocalProvider::startPool() { m_pool->start(); }
+void LocalProvider::warmLanguage(Language language) { m_pool->warmLanguage(language); }
 void LocalProvider::drainPool() { m_pool->drain(); }
 void LocalProvider::setPoolOptions(const SandboxOptions& options) { m_pool->setOptions(options); }
 

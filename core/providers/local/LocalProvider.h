@@ -32,10 +32,12 @@ public:
     // --- Pre-started sandboxes (docs/local-sandbox.md, "Pool"). All thread-safe, non-blocking.
     // Per language; default 1; 0 turns the pool off and drains it.
     void setPoolSize(int perLanguage) override;
+    void setPoolBurstMax(int perLanguage) override;
     int poolSize() const;
     // Starts filling the pool in the background (call after the window is shown). Until then,
     // and whenever no pooled sandbox fits, create() starts a cold one.
     void startPool() override;
+    void warmLanguage(Language language) override;
     // Drops every idle pre-started sandbox (settings or provider changed); refills if started.
     void drainPool() override;
     // The options pooled sandboxes are started with (network, memory, pip); create() with other

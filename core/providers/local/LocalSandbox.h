@@ -72,6 +72,10 @@ public:
     // Blocks until the wrapper reported ready (its imports done); false when it died, the time
     // ran out or *abort became true (checked every 100 ms).
     bool waitReady(int timeoutMs, const std::atomic<bool>* abort = nullptr);
+    enum class Warmth { Starting, Ready, Failed };
+    // One look (waiting up to waitMs for the wrapper to say something): the pool polls the
+    // sandboxes it is starting with this, under its lock, so waitMs is 0 there.
+    Warmth pollReady(int waitMs);
     bool isPrestarted() const;
     bool isReady() const { return m_warmReady; }
     // False once a pre-started process has exited (e.g. killed for memory) before its job.
@@ -109,6 +113,8 @@ private:
     SandboxCommand m_warmCommand;
     std::unique_ptr<localsandbox::SandboxProcess> m_warm;
     bool m_warmReady = false;
+    bool m_warmFailed = false;
+    QByteArray m_warmLine;               // what the warm wrapper said so far ("ready\n")
     int m_interpreterPid = -1;           // the warm wrapper's host pid, for prlimit at job start
     QMap<QString, QByteArray> m_results;
     QStringList m_truncated;

@@ -168,43 +168,55 @@ bool LocalSandbox::isWarmAlive() const
 
 bool LocalSandbox::waitReady(int timeoutMs, const std::atomic<bool>* abort)
 {
-    if (m_warmReady)
-        return true;
-    if (!m_warm)
-        return false;
     QElapsedTimer timer;
     timer.start();
-    QByteArray line;
-    while (timer.elapsed() < timeoutMs && !(abort && abort->load())) {
-        // Import noise is discarded as it comes (a full pipe would block the wrapper).
-        pollfd p{m_warm->jobFd(), POLLIN, 0};
-        ::poll(&p, 1, 100);
-        m_warm->discardOutput();
-        m_warm->awaitPid1(0);
-        m_warm->readStatus();
-        char buf[64];
-        const ssize_t n = ::read(m_warm->jobFd(), buf, sizeof buf);
-        if (n == 0)
-            return false; // the wrapper died
-        if (n > 0) {
-            line.append(buf, n);
-            if (line.endsWith('\n')) {
-                if (line != "ready\n")
-                    return false;
-                // The wrapper flushed before "ready": whatever it printed is in the pipes now.
-                m_warm->discardOutput();
-                m_warm->readStatus();
-                if (!m_warm->awaitPid1(1000) || !m_warm->initStatus().started)
-                    return false;
-                m_interpreterPid = firstChildOf(m_warm->pid1());
-                m_warmReady = true;
-                return true;
-            }
-        }
-        if (m_warm->hasExited())
+    for (;;) {
+        const Warmth warmth = pollReady(100);
+        if (warmth != Warmth::Starting)
+            return warmth == Warmth::Ready;
+        if (timer.elapsed() >= timeoutMs || (abort && abort->load()))
             return false;
     }
-    return false;
+}
+
+LocalSandbox::Warmth LocalSandbox::pollReady(int waitMs)
+{
+    if (m_warmReady)
+        return Warmth::Ready;
+    if (!m_warm || m_warmFailed)
+        return Warmth::Failed;
+    auto fail = [this] {
+        m_warmFailed = true;
+        return Warmth::Failed;
+    };
+    // Import noise is discarded as it comes (a full pipe would block the wrapper).
+    pollfd p{m_warm->jobFd(), POLLIN, 0};
+    ::poll(&p, 1, waitMs);
+    m_warm->discardOutput();
+    m_warm->awaitPid1(0);
+    m_warm->readStatus();
+    char buf[64];
+    const ssize_t n = ::read(m_warm->jobFd(), buf, sizeof buf);
+    if (n == 0)
+        return fail(); // the wrapper died
+    if (n > 0) {
+        m_warmLine.append(buf, n);
+        if (m_warmLine.endsWith('\n')) {
+            if (m_warmLine != "ready\n")
+                return fail();
+            // The wrapper flushed before "ready": whatever it printed is in the pipes now.
+            m_warm->discardOutput();
+            m_warm->readStatus();
+            if (!m_warm->awaitPid1(1000) || !m_warm->initStatus().started)
+                return fail();
+            m_interpreterPid = firstChildOf(m_warm->pid1());
+            m_warmReady = true;
+            return Warmth::Ready;
+        }
+    }
+    if (m_warm->hasExited())
+        return fail();
+    return Warmth::Starting;
 }
 
 QByteArray LocalSandbox::applyJobLimits(qint64 timeoutMs)
@@ -262,6 +274,11 @@ bool LocalSandbox::sendJob(SandboxProcess& process, const SandboxCommand& comman
 CommandOutcome LocalSandbox::runWarm(const SandboxCommand& command, const OutputCallback& onOutput,
                                      RunControl& control)
 {
+    // Taken while still importing (runs in a burst): the wrapper stops at its next import and
+    // says "ready"; the run imports what it needs itself. The socket is non-blocking and the
+    // wrapper reads nothing before "ready": the few bytes fit its buffer.
+    if (!m_warmReady && m_warm && !m_warmFailed)
+        sendAll(m_warm->jobFd(), QByteArrayLiteral("wake\n"), 1000);
     if (!m_warmReady && !waitReady(120000)) {
         const QString why = m_warm->setupMessage();
         retire(std::move(m_warm));

@@ -65,14 +65,18 @@ void SandboxPool::setSize(int perLanguage)
     {
         std::lock_guard lock(m_mutex);
         m_size = qMax(0, perLanguage);
+        for (Language language : kLanguages)
+            m_target[language] = m_size;
         for (auto& [language, queue] : m_idle) {
             while (int(queue.size()) > m_size) {
                 m_graveyard.push_back(std::move(queue.back()));
                 queue.pop_back();
             }
         }
-        if (m_size == 0)
-            ++m_generation; // sandboxes still importing are dropped when they are ready
+        if (m_size == 0) {
+            ++m_generation; // sandboxes being launched are dropped when they are
+            dropIdleLocked();
+        }
     }
     m_changed.notify_all();
 }
@@ -83,11 +87,45 @@ int SandboxPool::size() const
     return m_size;
 }
 
+void SandboxPool::setBurstMax(int perLanguage)
+{
+    std::lock_guard lock(m_mutex);
+    m_burstMax = qMax(0, perLanguage);
+}
+
+int SandboxPool::target(Language language) const
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_target.find(language);
+    return it == m_target.end() ? m_size : it->second;
+}
+
+void SandboxPool::setShrinkAfter(std::chrono::milliseconds idle)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_shrinkAfter = idle;
+    }
+    m_changed.notify_all();
+}
+
+void SandboxPool::warmLanguage(Language language)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_inUse[language])
+            return;
+        m_inUse[language] = true;
+    }
+    m_changed.notify_all();
+}
+
 void SandboxPool::start()
 {
     {
         std::lock_guard lock(m_mutex);
         m_started = true;
+        m_inUse[Language::Python] = true;
         if (!m_thread) {
             m_thread.reset(QThread::create([this] { loop(); }));
             m_thread->setObjectName(QStringLiteral("sandpad-pool"));
@@ -133,6 +171,11 @@ void SandboxPool::dropIdleLocked()
             m_graveyard.push_back(std::move(sandbox));
         queue.clear();
     }
+    for (auto& [language, queue] : m_starting) {
+        for (auto& starting : queue)
+            m_graveyard.push_back(std::move(starting.sandbox));
+        queue.clear();
+    }
 }
 
 SandboxPool::Counts SandboxPool::counts(Language language) const
@@ -141,29 +184,42 @@ SandboxPool::Counts SandboxPool::counts(Language language) const
     Counts c;
     if (const auto it = m_idle.find(language); it != m_idle.end())
         c.ready = int(it->second.size());
-    if (const auto it = m_warming.find(language); it != m_warming.end())
-        c.warming = it->second;
+    if (const auto it = m_starting.find(language); it != m_starting.end())
+        c.warming += int(it->second.size());
+    if (const auto it = m_launching.find(language); it != m_launching.end())
+        c.warming += it->second;
     return c;
+}
+
+bool SandboxPool::fullLocked() const
+{
+    for (Language language : kLanguages) {
+        const auto use = m_inUse.find(language);
+        if (use == m_inUse.end() || !use->second)
+            continue;
+        const auto idle = m_idle.find(language);
+        const auto target = m_target.find(language);
+        const int want = target == m_target.end() ? m_size : target->second;
+        if ((idle == m_idle.end() ? 0 : int(idle->second.size())) < want)
+            return false;
+    }
+    return true;
 }
 
 bool SandboxPool::waitUntilFull(int timeoutMs)
 {
     std::unique_lock lock(m_mutex);
-    return m_changed.wait_for(lock, std::chrono::milliseconds(timeoutMs), [this] {
-        for (Language language : kLanguages)
-            if (int(m_idle[language].size()) < m_size)
-                return false;
-        return true;
-    });
+    return m_changed.wait_for(lock, std::chrono::milliseconds(timeoutMs), [this] { return fullLocked(); });
 }
 
-std::unique_ptr<LocalSandbox> SandboxPool::take(const SandboxOptions& options, RunControl& control)
+std::unique_ptr<LocalSandbox> SandboxPool::take(const SandboxOptions& options, RunControl& /*control*/)
 {
     std::unique_ptr<LocalSandbox> sandbox;
     {
         std::unique_lock lock(m_mutex);
         if (m_size <= 0 || !m_started || options.coldOnly || m_stopping)
             return nullptr;
+        m_inUse[options.language] = true;
         if (!sameKind(options, m_options)) {
             // The settings changed: this run goes cold, the pool follows the new settings.
             m_options = options;
@@ -173,30 +229,84 @@ std::unique_ptr<LocalSandbox> SandboxPool::take(const SandboxOptions& options, R
             m_changed.notify_all();
             return nullptr;
         }
+        const auto now = std::chrono::steady_clock::now();
+        auto& last = m_lastTake[options.language];
+        auto& target = m_target.try_emplace(options.language, m_size).first->second;
         auto& queue = m_idle[options.language];
-        for (;;) {
-            while (!queue.empty() && !queue.front()->isWarmAlive()) {
-                m_graveyard.push_back(std::move(queue.front()));
-                queue.pop_front();
-            }
-            // One still importing started earlier than a cold start would: wait for it. The
-            // wait is sliced only to notice a cancel (RunControl has no waitable handle).
-            if (!queue.empty() || m_warming[options.language] == 0 || control.isCancelled() || m_stopping)
-                break;
-            m_changed.wait_for(lock, 50ms);
+        while (!queue.empty() && !queue.front()->isWarmAlive()) {
+            m_graveyard.push_back(std::move(queue.front()));
+            queue.pop_front();
         }
+        // A burst: takes faster than the pool refills. Keep more ready for the next ones.
+        if (queue.empty() && target < std::max(m_size, m_burstMax))
+            ++target;
+        last = now;
         if (!queue.empty()) {
             sandbox = std::move(queue.front());
             queue.pop_front();
-            m_lastTake[options.language] = std::chrono::steady_clock::now();
         } else {
-            m_lastTake[options.language] = {}; // runs come faster than the delay: refill now
+            // One still importing was started earlier than a cold start would be: it stops at
+            // its next import and takes the job (LocalSandbox::runWarm wakes it).
+            auto& starting = m_starting[options.language];
+            while (!starting.empty()) {
+                Starting next = std::move(starting.front());
+                starting.pop_front();
+                if (next.sandbox->isWarmAlive() && next.sandbox->pollReady(0) != LocalSandbox::Warmth::Failed) {
+                    sandbox = std::move(next.sandbox);
+                    break;
+                }
+                m_graveyard.push_back(std::move(next.sandbox));
+            }
         }
     }
-    m_changed.notify_all(); // start the next one now
+    m_changed.notify_all(); // launch the next one now
     if (sandbox)
         sandbox->setDeadlineSeconds(options.deadlineSeconds);
     return sandbox;
+}
+
+bool SandboxPool::pollStartingLocked(std::map<Language, int>& failures)
+{
+    bool some = false;
+    const auto now = std::chrono::steady_clock::now();
+    for (auto& [language, queue] : m_starting) {
+        for (auto it = queue.begin(); it != queue.end();) {
+            const LocalSandbox::Warmth warmth = it->sandbox->pollReady(0);
+            const bool late = now - it->since > std::chrono::milliseconds(kReadyTimeoutMs);
+            if (warmth == LocalSandbox::Warmth::Ready) {
+                m_idle[language].push_back(std::move(it->sandbox));
+                failures[language] = 0;
+                it = queue.erase(it);
+                m_changed.notify_all();
+            } else if (warmth == LocalSandbox::Warmth::Failed || late) {
+                qWarning("sandpad: a pre-started %s sandbox did not start: %s", qPrintable(languageName(language)),
+                         late ? "no answer in time" : "its wrapper ended");
+                ++failures[language]; // e.g. node missing: stop after 3 tries until the settings change
+                m_graveyard.push_back(std::move(it->sandbox));
+                it = queue.erase(it);
+            } else {
+                some = true;
+                ++it;
+            }
+        }
+    }
+    return some;
+}
+
+void SandboxPool::shrinkLocked(std::chrono::steady_clock::time_point now)
+{
+    for (Language language : kLanguages) {
+        auto& target = m_target.try_emplace(language, m_size).first->second;
+        const auto last = m_lastTake[language];
+        if (target <= m_size || now - last < m_shrinkAfter)
+            continue;
+        target = m_size;
+        auto& queue = m_idle[language];
+        while (int(queue.size()) > target) {
+            m_graveyard.push_back(std::move(queue.back()));
+            queue.pop_back();
+        }
+    }
 }
 
 void SandboxPool::loop()
@@ -219,6 +329,9 @@ void SandboxPool::loop()
             failures.clear(); // settings changed: try again
             failureGeneration = m_generation;
         }
+        const bool starting = pollStartingLocked(failures);
+        const auto now = std::chrono::steady_clock::now();
+        shrinkLocked(now);
         const qint64 available = m_memory ? m_memory() : memAvailableBytes();
         const bool shortOfMemory = available >= 0 && available < kRefillBelowBytes;
         if (available >= 0 && available < kShrinkBelowBytes) {
@@ -231,59 +344,50 @@ void SandboxPool::loop()
             }
         }
         std::optional<Language> need;
-        auto wait = std::chrono::steady_clock::duration(2s); // also the periodic memory check
-        if (m_started && m_size > 0 && !shortOfMemory) {
-            const auto now = std::chrono::steady_clock::now();
+        if (m_started && m_size > 0 && !shortOfMemory && m_graveyard.empty()) {
             for (Language language : kLanguages) {
-                if (failures[language] >= 3 || int(m_idle[language].size()) + m_warming[language] >= m_size)
+                if (!m_inUse[language] || failures[language] >= 3)
                     continue;
-                const auto due = m_lastTake[language] + std::chrono::milliseconds(kRefillDelayMs);
-                if (now < due) {
-                    wait = std::min(wait, due - now);
+                const int have = int(m_idle[language].size() + m_starting[language].size()) + m_launching[language];
+                if (have >= m_target.try_emplace(language, m_size).first->second)
                     continue;
-                }
+                // One import at a time per language: two would share the cores with the runs.
+                if (!m_starting[language].empty())
+                    continue;
                 need = language;
                 break;
             }
         }
         if (!need) {
-            m_changed.wait_for(lock, wait);
+            // Starting ones are polled often (their "ready" moves them to the idle queue); the
+            // 2 s wait is also the periodic memory and shrink check.
+            m_changed.wait_for(lock, starting ? 10ms : std::min<std::chrono::steady_clock::duration>(2s, m_shrinkAfter));
             continue;
         }
-        ++m_warming[*need];
+        ++m_launching[*need];
         const quint64 generation = m_generation;
         const SandboxOptions options = m_options;
         lock.unlock();
         std::unique_ptr<LocalSandbox> sandbox;
-        bool failed = false;
         try {
             SandboxOptions forLanguage = options;
             forLanguage.language = *need;
             sandbox = m_factory(*need, forLanguage);
-            if (!sandbox || !sandbox->waitReady(kReadyTimeoutMs, &m_stopping)) {
-                failed = !m_stopping;
-                if (sandbox)
-                    sandbox->destroy();
-                sandbox.reset();
-            }
         } catch (const std::exception& e) {
             qWarning("sandpad: could not pre-start a sandbox: %s", e.what());
-            failed = true;
             sandbox.reset();
         }
         lock.lock();
-        --m_warming[*need];
-        if (sandbox && generation == m_generation && !m_stopping)
-            m_idle[*need].push_back(std::move(sandbox));
-        else if (sandbox)
-            m_graveyard.push_back(std::move(sandbox));
-        if (failed && generation == m_generation)
-            ++failures[*need]; // e.g. node missing: stop after 3 tries until the settings change
-        else if (!failed)
-            failures[*need] = 0;
-        m_changed.notify_all();
-        if (failed)
+        --m_launching[*need];
+        if (!sandbox) {
+            ++failures[*need];
             m_changed.wait_for(lock, 1s);
+        } else if (generation == m_generation && !m_stopping) {
+            m_starting[*need].push_back(Starting{std::move(sandbox), std::chrono::steady_clock::now()});
+        } else {
+            m_graveyard.push_back(std::move(sandbox));
+        }
+        m_changed.notify_all();
     }
 }
 

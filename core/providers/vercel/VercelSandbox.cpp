@@ -119,7 +119,17 @@ QJsonObject VercelSandbox::createBody() const
 void VercelSandbox::start(RunControl& control)
 {
     m_http.setControl(&control);
-    startFrom(create(), m_options.language, m_options.deadlineSeconds);
+    const QJsonObject created = create();
+    try {
+        startFrom(created, m_options.language, m_options.deadlineSeconds);
+    } catch (const ProviderError& e) {
+        if (m_id.isEmpty())
+            throw;
+        // startFrom() already removed it; the caller gets no sandbox, so the message says so.
+        const CleanupReport removed = destroy();
+        throw ProviderError(e.kind(), e.message() + (removed.confirmed ? QStringLiteral("; the sandbox was deleted")
+                                                                       : QStringLiteral("; ") + removed.detail));
+    }
 }
 
 QJsonObject VercelSandbox::create()

@@ -42,7 +42,7 @@ try {
     content: Buffer.from("import sys, time\nprint('out', flush=True)\ntime.sleep(0.3)\n" +
                          "print('err', file=sys.stderr, flush=True)\nopen('out.txt', 'w').write('hi there')\nsys.exit(3)\n") }]);
   const finished = await sandbox.runCommand({
-    cmd: "python3", args: ["main.py"], cwd: "/vercel/sandbox/sandpad", env: {},
+    cmd: "python3", args: ["main.py"], cwd: "/vercel/sandbox/sandpad", env: {}, timeoutMs: 65000,
     stdout: sink("stdout"), stderr: sink("stderr"),
   });
   seen.finishedAt = Date.now();

@@ -304,9 +304,6 @@ class Handler(BaseHandler):
             settle()
         return dict(session)
 
-    def sandbox_view(self, name):
-        return self.state.sandboxes[name]["sandbox"]
-
     def list(self, query):
         extra = set(query) - LIST_QUERY
         if extra:
@@ -341,16 +338,24 @@ class Handler(BaseHandler):
         nxt = "c%d" % (start + limit) if start + limit < len(items) else None
         self.send(200, {"sandboxes": page, "pagination": {"count": len(page), "next": nxt}})
 
-    def get(self, name, q):
-        extra = set(q) - {"teamId", "projectId", "resume"}
+    def named(self, name, q, allowed):
+        """The record of sandbox `name` (call with the lock held); answers the error itself."""
+        extra = set(q) - allowed - {"teamId", "projectId"}
         if extra:
-            return self.fail(400, "bad_request", "Invalid request: unknown query parameter `%s`" % sorted(extra)[0])
+            self.fail(400, "bad_request", "Invalid request: unknown query parameter `%s`" % sorted(extra)[0])
+            return None
         if not self.project_ok(q.get("projectId")):
-            return
+            return None
+        rec = self.state.sandboxes.get(name)
+        if rec is None:
+            self.fail(404, "not_found", "Sandbox not found")
+        return rec
+
+    def get(self, name, q):
         with self.state.lock:
-            rec = self.state.sandboxes.get(name)
+            rec = self.named(name, q, {"resume"})
             if rec is None:
-                return self.fail(404, "not_found", "Sandbox not found")
+                return
             sandbox = rec["sandbox"]
             session = self.state.sessions[sandbox["currentSessionId"]]["session"]
             resumed = False
@@ -360,15 +365,10 @@ class Handler(BaseHandler):
             self.send(200, {"sandbox": dict(sandbox), "session": dict(session), "routes": [], "resumed": resumed})
 
     def delete(self, name, q):
-        extra = set(q) - {"teamId", "projectId", "deleteOrphanSnapshots"}
-        if extra:
-            return self.fail(400, "bad_request", "Invalid request: unknown query parameter `%s`" % sorted(extra)[0])
-        if not self.project_ok(q.get("projectId")):
-            return
         with self.state.lock:
-            rec = self.state.sandboxes.get(name)
+            rec = self.named(name, q, {"deleteOrphanSnapshots"})
             if rec is None:
-                return self.fail(404, "not_found", "Sandbox not found")
+                return
             sandbox = rec["sandbox"]
             sid = sandbox["currentSessionId"]
             session = self.state.sessions[sid]["session"]

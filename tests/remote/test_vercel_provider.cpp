@@ -231,6 +231,17 @@ private slots:
         QVERIFY(sb->destroy().confirmed);
     }
 
+    void refusedCommandKeepsTheServicesMessage()
+    {
+        RunControl control;
+        auto sb = create(config(), control);
+        fake->injectFault(QStringLiteral("/cmd$"), 402, 1, QStringLiteral("POST"));
+        SANDPAD_CHECK(verifyProviderError([&] { sb->run(pythonCommand(QStringLiteral("print(1)")), {}, control); },
+                                          ProviderError::Kind::PaymentRequired,
+                                          QStringLiteral("(HTTP 402): payment_required: injected fault"), "the run should fail"));
+        SANDPAD_CHECK(verifyDestroyedAndCleaned(*sb));
+    }
+
     void droppedLogStreamIsAnInfrastructureError()
     {
         fake->injectOption(QStringLiteral("cut_logs"),

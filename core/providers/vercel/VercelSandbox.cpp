@@ -18,6 +18,7 @@ const QString kSessions = QStringLiteral("/v2/sandboxes/sessions/");
 // {"stream":"error"} line ends it with an error, the last {"command"} has the exit code.
 struct CommandStream {
     const OutputCallback* onOutput = nullptr;
+    QByteArray start; // the answer's first bytes: an error answer's body, for its message
     QByteArray pending;
     QString cmdId;
     std::optional<int> exitCode;
@@ -25,6 +26,8 @@ struct CommandStream {
 
     void feed(const QByteArray& chunk)
     {
+        if (start.size() < 4096)
+            start += chunk.left(4096 - start.size());
         pending += chunk;
         qsizetype nl;
         while ((nl = pending.indexOf('\n')) >= 0) {
@@ -340,8 +343,10 @@ CommandOutcome VercelSandbox::runStreamed(const SandboxCommand& command, const O
             }
         }
         resp.attempts = attempt;
-        if (!resp.ok())
+        if (!resp.ok()) {
+            resp.body = stream.start; // the streamed request kept no body
             throw m_http.errorFor(resp, what);
+        }
         // The SDK refuses any other content type (api-client.js runCommand).
         if (resp.header("Content-Type").split(';').first().trimmed() != "application/x-ndjson")
             throw ProviderError(ProviderError::Kind::Protocol,

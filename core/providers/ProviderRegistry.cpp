@@ -82,6 +82,7 @@ std::shared_ptr<SandboxProvider> ProviderRegistry::create(const AppSettings& set
             config.apiUrl = settings.vercelApiUrl;
         fillIfEmpty(config.teamId, settings.vercelTeamId);
         fillIfEmpty(config.projectId, settings.vercelProjectId);
+        config.memoryMb = settings.memoryLimitMb; // validation says what a run gets
         config.token = secret(config.token, QStringLiteral("VERCEL_TOKEN"), secrets);
         if (config.token.isEmpty())
             config.oidcToken = secret(config.oidcToken, QStringLiteral("VERCEL_OIDC_TOKEN"), secrets);

@@ -122,7 +122,8 @@ def spawn(*args, **kwargs):
 class FakeBox:
     """mounts: sandbox path -> name of a host subfolder (e.g. {"/vercel/sandbox": "work"})."""
 
-    def __init__(self, mounts, default_cwd):
+    def __init__(self, mounts, default_cwd, network=False):
+        self.network = network  # True: the host's network (a sandbox created with network access)
         self.root = tempfile.mkdtemp(prefix="sandpad-fake-")
         self.mounts = {}
         for inside, sub in mounts.items():
@@ -146,6 +147,8 @@ class FakeBox:
 
     def start(self, argv, cwd=None, env=None):
         cmd = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session"]
+        if self.network:
+            cmd += ["--share-net"]
         if os.geteuid() == 0:
             cmd += ["--cap-drop", "ALL"]
         cmd += ["--ro-bind", "/usr", "/usr"]

@@ -241,14 +241,14 @@ private slots:
         f->reset();
 
         // Rate limited at create, then accepted: a normal run.
-        f->injectFault(QStringLiteral("^(/v1|/api)/sandbox(es)?$"), 429, 1, QStringLiteral("POST"), 1);
+        f->injectFault(QStringLiteral("^(/v2|/api)/sandbox(es)?$"), 429, 1, QStringLiteral("POST"), 1);
         r = py(QStringLiteral("print(2)\n"));
         QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
-        QCOMPARE(f->count(QStringLiteral("^POST (/v1|/api)/sandbox(es)?$")), 2);
+        QCOMPARE(f->count(QStringLiteral("^POST (/v2|/api)/sandbox(es)?$")), 2);
 
         // Persistent 500 at create: a clear error, nothing created.
         f->reset();
-        f->injectFault(QStringLiteral("^(/v1|/api)/sandbox(es)?$"), 500, 3);
+        f->injectFault(QStringLiteral("^(/v2|/api)/sandbox(es)?$"), 500, 3, QStringLiteral("POST"));
         r = py(QStringLiteral("print(3)\n"));
         QCOMPARE(r.status, RunStatus::InfrastructureError);
         QVERIFY2(r.reason.contains(QStringLiteral("service unavailable")), qPrintable(r.reason));

@@ -35,8 +35,12 @@ void RemoteSandbox::startSandbox(const HttpRequest& create, Language language, i
                                  RunControl& control)
 {
     m_http.setControl(&control);
-    const QJsonObject created =
-        parseObject(m_http.sendChecked(create, QStringLiteral("creating a sandbox")).body, QStringLiteral("create"));
+    startFrom(parseObject(m_http.sendChecked(create, QStringLiteral("creating a sandbox")).body, QStringLiteral("create")),
+              language, deadlineSeconds);
+}
+
+void RemoteSandbox::startFrom(const QJsonObject& created, Language language, int deadlineSeconds)
+{
     m_id = idOf(created);
     if (m_id.isEmpty())
         throw ProviderError(ProviderError::Kind::Protocol,

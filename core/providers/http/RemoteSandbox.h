@@ -54,6 +54,9 @@ protected:
     // failure is removed first.
     void startSandbox(const HttpRequest& create, Language language, int deadlineSeconds,
                       RunControl& control);
+    // The same from a create answer the service already gave (a service that sends its create
+    // itself, e.g. to look for an accepted create before retrying one); the control is set.
+    void startFrom(const QJsonObject& created, Language language, int deadlineSeconds);
 
     // The service's side.
     virtual QString idOf(const QJsonObject& created) const = 0;

@@ -2,6 +2,7 @@
 
 #include <QJsonDocument>
 #include <QProcessEnvironment>
+#include <algorithm>
 
 namespace sandpad {
 
@@ -19,6 +20,14 @@ VercelConfig VercelConfig::fromEnvironment()
     while (c.apiUrl.endsWith(QLatin1Char('/')))
         c.apiUrl.chop(1);
     return c;
+}
+
+int VercelConfig::vcpusFor(qint64 memoryMb)
+{
+    int vcpus = int(std::clamp<qint64>((memoryMb + 2047) / 2048, 1, 8));
+    if (vcpus > 1 && vcpus % 2 != 0)
+        ++vcpus; // the service takes 1 or an even count
+    return vcpus;
 }
 
 QJsonObject VercelConfig::jwtClaims(const QString& jwt)

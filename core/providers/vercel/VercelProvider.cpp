@@ -1,10 +1,10 @@
 #include "core/providers/vercel/VercelProvider.h"
 
+#include "core/providers/vercel/VercelApi.h"
 #include "core/providers/vercel/VercelSandbox.h"
+#include "core/sandbox/ProviderError.h"
 
 #include <QDateTime>
-#include <QUrlQuery>
-#include <QUuid>
 
 namespace sandpad {
 
@@ -51,34 +51,62 @@ RemoteProvider::CredentialCheck VercelProvider::credentialCheck() const
         check.detail = QStringLiteral("token for team %1, project %2")
                            .arg(m_config.effectiveTeamId(), m_config.effectiveProjectId());
     }
-    check.noun = QStringLiteral("credentials");
+    const VercelApi api(m_config);
+    check.noun = QStringLiteral("credentials and project %1").arg(m_config.effectiveProjectId());
     check.apiUrl = m_config.apiUrl;
-    check.secrets = {m_config.token, m_config.oidcToken};
-    // A sandbox id that cannot exist: 404 proves the API is reachable and took the token.
-    check.probe.url = QUrl(m_config.apiUrl + QStringLiteral("/v1/sandboxes/sbx_sandpad_check_") +
-                           QUuid::createUuid().toString(QUuid::Id128));
-    QUrlQuery q;
-    q.addQueryItem(QStringLiteral("teamId"), m_config.effectiveTeamId());
-    check.probe.url.setQuery(q);
-    check.probe.headers.emplaceBack("Authorization", "Bearer " + m_config.bearer().toUtf8());
+    check.secrets = api.secrets();
+    // The list call proves the token, the team and the project at once (an unknown project: 404).
+    check.probe = api.listSandboxes(QStringLiteral("%1:%2").arg(QLatin1String(kAppLabel), QLatin1String(kAppLabelValue)),
+                                    QString(), 1);
     check.requestTimeoutMs = m_config.requestTimeoutMs;
-    check.alsoAccepted = 404;
+    check.wantsJsonObject = true;
     return check;
 }
 
 ValidationItem VercelProvider::runtimeItem() const
 {
     const bool runtimesOk = !m_config.pythonRuntime.isEmpty() && !m_config.nodeRuntime.isEmpty();
+    const int vcpus = VercelConfig::vcpusFor(m_config.memoryMb);
     return {QStringLiteral("runtime"), runtimesOk ? ValidationItem::Level::Ok : ValidationItem::Level::Error,
-            QStringLiteral("Python: %1, JavaScript: %2, %3 vCPUs")
-                .arg(m_config.pythonRuntime, m_config.nodeRuntime).arg(m_config.vcpus)};
+            QStringLiteral("Python: %1, JavaScript: %2; each run gets %3 vCPU%4 and %5 GB (memory setting %6 MB; "
+                           "Vercel gives 2 GB per vCPU%7)")
+                .arg(m_config.pythonRuntime, m_config.nodeRuntime)
+                .arg(vcpus)
+                .arg(vcpus == 1 ? QString() : QStringLiteral("s"))
+                .arg(vcpus * 2)
+                .arg(m_config.memoryMb)
+                .arg(m_config.memoryMb > 8 * 2048 ? QStringLiteral(", at most 8 vCPUs") : QString())};
 }
 
 std::unique_ptr<Sandbox> VercelProvider::start(const SandboxOptions& options, RunControl& control)
 {
-    auto sandbox = std::make_unique<VercelSandbox>(m_config, options.language);
-    sandbox->start(options.deadlineSeconds, control);
+    auto sandbox = std::make_unique<VercelSandbox>(m_config, options);
+    sandbox->start(control);
     return sandbox;
+}
+
+QList<RemoteProvider::Listing> VercelProvider::listAppSandboxes()
+{
+    const QString problem = configProblem();
+    if (!problem.isEmpty())
+        throw ProviderError(ProviderError::Kind::NotConfigured, QStringLiteral("Vercel: ") + problem);
+    const VercelApi api(m_config);
+    HttpClient http(QStringLiteral("Vercel"));
+    for (const auto& secret : api.secrets())
+        http.addSecret(secret);
+    return api.listAll(http, QStringLiteral("%1:%2").arg(QLatin1String(kAppLabel), QLatin1String(kAppLabelValue)));
+}
+
+CleanupReport VercelProvider::removeAppSandbox(const QString& id)
+{
+    const QString problem = configProblem();
+    if (!problem.isEmpty())
+        return {false, QStringLiteral("Vercel: ") + problem};
+    const VercelApi api(m_config);
+    HttpClient http(QStringLiteral("Vercel"));
+    for (const auto& secret : api.secrets())
+        http.addSecret(secret);
+    return api.remove(http, id);
 }
 
 } // namespace sandpad

@@ -5,7 +5,7 @@
 
 namespace sandpad {
 
-// Vercel Sandbox (Firecracker microVMs) over its REST API.
+// Vercel Sandbox (Firecracker microVMs) over its REST API v2, as @vercel/sandbox 3.5.0 speaks it.
 class VercelProvider : public RemoteProvider {
 public:
     explicit VercelProvider(VercelConfig config = VercelConfig::fromEnvironment());
@@ -16,6 +16,11 @@ public:
     const VercelConfig& config() const { return m_config; }
     // Why the credentials cannot work, or empty when they look usable.
     static QString credentialProblem(const VercelConfig& config);
+
+    // The sandboxes tagged sandpad-app:sandpad in the project (the list call, every page).
+    QList<Listing> listAppSandboxes() override;
+    // DELETE with its snapshots, then GET until 404.
+    CleanupReport removeAppSandbox(const QString& id) override;
 
 private:
     QString configProblem() const override { return credentialProblem(m_config); }

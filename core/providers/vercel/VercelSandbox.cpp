@@ -2,47 +2,91 @@
 
 #include "core/providers/http/TarGzWriter.h"
 #include "core/sandbox/ProviderError.h"
+#include "core/sandbox/RunControl.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QUrlQuery>
+#include <QUuid>
 
 namespace sandpad {
 
 namespace {
-// The body of `POST cmd`.
-QJsonObject commandBody(const SandboxCommand& command)
-{
-    QJsonObject env;
-    for (auto it = command.env.begin(); it != command.env.end(); ++it)
-        env.insert(it.key(), it.value());
-    QJsonObject body{{QStringLiteral("command"), command.argv[0]},
-                     {QStringLiteral("args"), QJsonArray::fromStringList(command.argv.mid(1))},
-                     {QStringLiteral("env"), env},
-                     {QStringLiteral("sudo"), false}};
-    if (!command.cwd.isEmpty())
-        body.insert(QStringLiteral("cwd"), command.cwd);
-    return body;
-}
+const QString kSessions = QStringLiteral("/v2/sandboxes/sessions/");
+
+// The NDJSON answer of `cmd` with wait + logs, read line by line as it arrives: the first
+// {"command"} names it, {"stream":"stdout"|"stderr","data"} lines carry the output, a
+// {"stream":"error"} line ends it with an error, the last {"command"} has the exit code.
+struct CommandStream {
+    const OutputCallback* onOutput = nullptr;
+    QByteArray start; // the answer's first bytes: an error answer's body, for its message
+    QByteArray pending;
+    QString cmdId;
+    std::optional<int> exitCode;
+    QString error;
+
+    void feed(const QByteArray& chunk)
+    {
+        if (start.size() < 4096)
+            start += chunk.left(4096 - start.size());
+        pending += chunk;
+        qsizetype nl;
+        while ((nl = pending.indexOf('\n')) >= 0) {
+            const QByteArray line = pending.left(nl);
+            pending.remove(0, nl + 1);
+            if (!line.trimmed().isEmpty())
+                take(QJsonDocument::fromJson(line).object());
+        }
+    }
+
+    void take(const QJsonObject& o)
+    {
+        if (o.value(QLatin1String("command")).isObject()) {
+            const QJsonObject command = o.value(QLatin1String("command")).toObject();
+            if (cmdId.isEmpty())
+                cmdId = command.value(QLatin1String("id")).toString();
+            if (command.value(QLatin1String("exitCode")).isDouble())
+                exitCode = command.value(QLatin1String("exitCode")).toInt();
+            return;
+        }
+        const QString stream = o.value(QLatin1String("stream")).toString();
+        if (stream == QLatin1String("stdout") || stream == QLatin1String("stderr")) {
+            if (*onOutput)
+                (*onOutput)(stream == QLatin1String("stdout") ? OutputStream::Stdout : OutputStream::Stderr,
+                            o.value(QLatin1String("data")).toString().toUtf8());
+        } else if (stream == QLatin1String("error")) {
+            const QJsonObject e = o.value(QLatin1String("data")).toObject();
+            error = QStringLiteral("%1: %2").arg(e.value(QLatin1String("code")).toString(),
+                                                 e.value(QLatin1String("message")).toString());
+        } else if (error.isEmpty()) {
+            error = QStringLiteral("unreadable line in the command's stream");
+        }
+    }
+};
+
+bool retryable(const HttpResponse& r) { return r.status == 429 || r.status >= 500; }
 } // namespace
 
-VercelSandbox::VercelSandbox(const VercelConfig& config, Language language)
+VercelSandbox::VercelSandbox(const VercelConfig& config, const SandboxOptions& options)
     : RemoteSandbox({.name = QStringLiteral("Vercel"),
                      .workDir = QStringLiteral("/vercel/sandbox/sandpad"),
                      .stateWord = QStringLiteral("status"),
                      .readyState = QStringLiteral("running"),
-                     .failedStates = {QStringLiteral("failed"), QStringLiteral("stopped"), QStringLiteral("stopping")},
+                     // snapshotting/stopping: the session is on its way out, it will not run.
+                     .failedStates = {QStringLiteral("failed"), QStringLiteral("aborted"), QStringLiteral("stopped"),
+                                      QStringLiteral("stopping"), QStringLiteral("snapshotting")},
                      .packagesWhere = QStringLiteral("Vercel runtime"),
-                     .removing = QStringLiteral("stopping"),
-                     .removal = QStringLiteral("stop"),
-                     .removedStatus = 410, // already stopped
-                     .goneStates = {QStringLiteral("stopped"), QStringLiteral("failed")},
+                     .removing = QStringLiteral("deleting"),
+                     .removal = QStringLiteral("deletion"),
+                     .removedStatus = 404, // already gone
+                     .goneStates = {},     // only a 404: a stopped sandbox still exists
                      .basePackages = config.basePackages,
                      .requestTimeoutMs = config.requestTimeoutMs,
                      .readyTimeoutMs = config.readyTimeoutMs,
                      .confirmTimeoutMs = config.confirmTimeoutMs},
                     {config.token, config.oidcToken}),
-      m_config(config), m_language(language), m_teamId(config.effectiveTeamId())
+      m_config(config), m_api(config), m_options(options),
+      m_runTag(options.runId.isEmpty() ? QStringLiteral("adhoc-") + QUuid::createUuid().toString(QUuid::Id128)
+                                       : options.runId)
 {
 }
 
@@ -51,124 +95,162 @@ VercelSandbox::~VercelSandbox()
     destroy();
 }
 
+QJsonObject VercelSandbox::createBody() const
+{
+    // Only keys the SDK sends (the service refuses others), as Sandbox.create sends them.
+    return {
+        {QStringLiteral("projectId"), m_api.projectId()},
+        {QStringLiteral("ports"), QJsonArray()},
+        {QStringLiteral("runtime"),
+         m_options.language == Language::Python ? m_config.pythonRuntime : m_config.nodeRuntime},
+        {QStringLiteral("resources"),
+         QJsonObject{{QStringLiteral("vcpus"), VercelConfig::vcpusFor(m_options.memoryLimitMb)}}},
+        // A little above the run's deadline, plus room for the package check: the service
+        // stops the VM by itself even if we never get to.
+        {QStringLiteral("timeout"), qint64(m_options.deadlineSeconds + 120) * 1000},
+        // Nothing kept after the run: no snapshot on stop.
+        {QStringLiteral("persistent"), false},
+        // The service's default is the full network; the network setting decides.
+        {QStringLiteral("networkPolicy"),
+         QJsonObject{{QStringLiteral("mode"), m_options.allowNetwork ? QStringLiteral("allow-all")
+                                                                     : QStringLiteral("deny-all")}}},
+        {QStringLiteral("tags"), QJsonObject{{QLatin1String(RemoteProvider::kAppLabel), QLatin1String(RemoteProvider::kAppLabelValue)},
+                                             {QLatin1String(RemoteProvider::kRunLabel), m_runTag}}},
+    };
+}
+
+void VercelSandbox::start(RunControl& control)
+{
+    m_http.setControl(&control);
+    const QJsonObject created = create();
+    try {
+        startFrom(created, m_options.language, m_options.deadlineSeconds);
+    } catch (const ProviderError& e) {
+        if (m_id.isEmpty())
+            throw;
+        // startFrom() already removed it; the caller gets no sandbox, so the message says so.
+        const CleanupReport removed = destroy();
+        throw ProviderError(e.kind(), e.message() + (removed.confirmed ? QStringLiteral("; the sandbox was deleted")
+                                                                       : QStringLiteral("; ") + removed.detail));
+    }
+}
+
+QJsonObject VercelSandbox::create()
+{
+    const QJsonObject body = createBody();
+    const QString what = QStringLiteral("creating a sandbox");
+    for (int attempt = 1;; ++attempt) {
+        HttpRequest rq = m_api.request("POST", QStringLiteral("/v2/sandboxes"), &body);
+        rq.retry = false; // retried here, after looking for an accepted create
+        HttpResponse resp;
+        QString failure;
+        try {
+            resp = m_http.send(rq);
+        } catch (const ProviderError& e) { // no answer: the service may still have created it
+            failure = e.message();
+        }
+        if (failure.isEmpty()) {
+            if (resp.end == HttpResponse::End::Cancelled)
+                throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Vercel: %1 cancelled").arg(what));
+            if (resp.end == HttpResponse::End::Finished) {
+                if (resp.ok())
+                    return parseObject(resp.body, QStringLiteral("create"));
+                resp.attempts = attempt;
+                if (!retryable(resp))
+                    throw m_http.errorFor(resp, what);
+                if (resp.status == 429 && !VercelApi::retryDelay(resp, attempt))
+                    throw VercelApi::rateLimited(resp, what);
+                failure = m_http.errorFor(resp, what).message();
+            } else {
+                failure = QStringLiteral("Vercel: %1 timed out (no answer in time)").arg(what);
+            }
+        }
+        // A 429 was refused before anything was made; a 5xx, a timeout or a lost connection may
+        // hide an accepted create.
+        if (resp.status != 429) {
+            std::optional<QJsonObject> found;
+            try {
+                found = findCreated();
+            } catch (const ProviderError& e) {
+                throw ProviderError(e.kind() == ProviderError::Kind::Cancelled ? e.kind() : ProviderError::Kind::Unavailable,
+                                    QStringLiteral("%1; looking for a sandbox it may have made failed too (%2)")
+                                        .arg(failure, e.message()));
+            }
+            if (found)
+                return *found;
+        }
+        const std::optional<qint64> delay = VercelApi::retryDelay(resp, attempt);
+        if (attempt >= 3 || resp.end == HttpResponse::End::DeadlineExpired)
+            throw ProviderError(resp.status == 429 ? ProviderError::Kind::RateLimited : ProviderError::Kind::Unavailable,
+                                failure);
+        if (!m_http.sleep(delay.value_or(0)))
+            throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Vercel: %1 cancelled").arg(what));
+    }
+}
+
+std::optional<QJsonObject> VercelSandbox::findCreated()
+{
+    const QList<RemoteProvider::Listing> found =
+        m_api.listAll(m_http, QStringLiteral("%1:%2").arg(QLatin1String(RemoteProvider::kRunLabel), m_runTag));
+    if (found.isEmpty())
+        return std::nullopt;
+    // One create per run tag: the first one found is ours. The list has no session, only its id.
+    const HttpResponse got = m_http.sendChecked(m_api.getSandbox(found.first().id), QStringLiteral("checking the sandbox"));
+    return parseObject(got.body, QStringLiteral("get sandbox"));
+}
+
 QString VercelSandbox::idOf(const QJsonObject& created) const
 {
-    return created.value(QLatin1String("sandbox")).toObject().value(QLatin1String("id")).toString();
+    return created.value(QLatin1String("sandbox")).toObject().value(QLatin1String("name")).toString();
 }
 
 QString VercelSandbox::stateOf(const QJsonObject& description) const
 {
-    return description.value(QLatin1String("sandbox")).toObject().value(QLatin1String("status")).toString();
+    return VercelApi::statusOf(description);
 }
 
-QUrl VercelSandbox::url(const QString& path, const QList<QPair<QString, QString>>& query) const
+QString VercelSandbox::failureReason(const QJsonObject& description) const
 {
-    QUrl u(m_config.apiUrl + path);
-    QUrlQuery q;
-    q.addQueryItem(QStringLiteral("teamId"), m_teamId);
-    for (const auto& item : query)
-        q.addQueryItem(item.first, item.second);
-    u.setQuery(q);
-    return u;
+    if (stateOf(description) == QLatin1String("aborted"))
+        return QStringLiteral("the service aborted the VM before it ran");
+    return {};
 }
 
-HttpRequest VercelSandbox::request(const QByteArray& method, const QString& path, const QJsonObject* body,
-                                   qint64 timeoutMs) const
+void VercelSandbox::onReady(const QJsonObject& description)
 {
-    HttpRequest rq;
-    rq.method = method;
-    rq.url = url(path);
-    rq.headers.emplaceBack("Authorization", "Bearer " + m_config.bearer().toUtf8());
-    if (body) {
-        rq.headers.emplaceBack("Content-Type", "application/json");
-        rq.body = QJsonDocument(*body).toJson(QJsonDocument::Compact);
-    }
-    rq.deadline = QDeadlineTimer(timeoutMs < 0 ? m_config.requestTimeoutMs : timeoutMs);
-    return rq;
+    m_sessionId = description.value(QLatin1String("session")).toObject().value(QLatin1String("id")).toString();
+    if (m_sessionId.isEmpty())
+        throw ProviderError(ProviderError::Kind::Protocol, QStringLiteral("Vercel: the sandbox answer has no session id"));
 }
 
 HttpRequest VercelSandbox::describeRequest() const
 {
-    return request("GET", QStringLiteral("/v1/sandboxes/") + m_id);
+    return m_api.getSandbox(m_id);
 }
 
 HttpRequest VercelSandbox::removeRequest() const
 {
-    return request("POST", QStringLiteral("/v1/sandboxes/%1/stop").arg(m_id));
+    return m_api.deleteSandbox(m_id);
+}
+
+QString VercelSandbox::sessionPath(const QString& path) const
+{
+    return kSessions + m_sessionId + path;
 }
 
 HttpRequest VercelSandbox::readRequest(const QString& path) const
 {
     const QJsonObject body{{QStringLiteral("path"), path}};
-    return request("POST", QStringLiteral("/v1/sandboxes/%1/fs/read").arg(m_id), &body);
-}
-
-HttpRequest VercelSandbox::waitRequest(const QString& cmdId) const
-{
-    HttpRequest wait = request("GET", QString());
-    wait.url = url(QStringLiteral("/v1/sandboxes/%1/cmd/%2").arg(m_id, cmdId), {{QStringLiteral("wait"), QStringLiteral("true")}});
-    return wait;
-}
-
-QJsonValue VercelSandbox::commandValue(const QByteArray& body, const QString& what, QLatin1String key) const
-{
-    return parseObject(body, what).value(QLatin1String("command")).toObject().value(key);
-}
-
-void VercelSandbox::start(int deadlineSeconds, RunControl& control)
-{
-    const QJsonObject body{
-        {QStringLiteral("projectId"), m_config.effectiveProjectId()},
-        {QStringLiteral("runtime"),
-         m_language == Language::Python ? m_config.pythonRuntime : m_config.nodeRuntime},
-        {QStringLiteral("resources"), QJsonObject{{QStringLiteral("vcpus"), m_config.vcpus}}},
-        // A little above the run's deadline, plus room for the package check: the service
-        // stops the VM by itself even if we never get to.
-        {QStringLiteral("timeout"), qint64(deadlineSeconds + 120) * 1000},
-    };
-    startSandbox(request("POST", QStringLiteral("/v1/sandboxes"), &body), m_language, deadlineSeconds, control);
-}
-
-std::optional<QString> VercelSandbox::runPackageScript(const QString& script, int deadlineSeconds)
-{
-    // The log is read only when the command failed, so a complete runtime costs two requests.
-    SandboxCommand cmd;
-    cmd.argv = {interpreter(Language::Python), QStringLiteral("-c"), script};
-    cmd.timeoutMs = qint64(deadlineSeconds) * 1000;
-    const QJsonObject body = commandBody(cmd);
-    const QString cmdId = commandValue(
-        m_http.sendChecked(request("POST", QStringLiteral("/v1/sandboxes/%1/cmd").arg(m_id), &body),
-                           QStringLiteral("checking the base packages")).body,
-        QStringLiteral("cmd"), QLatin1String("id")).toString();
-    HttpRequest wait = waitRequest(cmdId);
-    wait.deadline = QDeadlineTimer(cmd.timeoutMs);
-    const HttpResponse done = m_http.sendChecked(wait, QStringLiteral("installing the base packages"));
-    const QJsonValue exit = commandValue(done.body, QStringLiteral("cmd wait"), QLatin1String("exitCode"));
-    if (exit.isDouble() && exit.toInt() == 0)
-        return std::nullopt;
-    HttpRequest logs = request("GET", QStringLiteral("/v1/sandboxes/%1/cmd/%2/logs").arg(m_id, cmdId));
-    QByteArray text;
-    logs.onData = [&text](const QByteArray& chunk) { text += chunk; };
-    QString stderrText;
-    try {
-        m_http.sendChecked(logs, QStringLiteral("reading the pip log"));
-        for (const auto& line : text.split('\n')) {
-            const QJsonObject o = QJsonDocument::fromJson(line).object();
-            if (o.value(QLatin1String("stream")).toString() == QLatin1String("stderr"))
-                stderrText += o.value(QLatin1String("data")).toString();
-        }
-    } catch (const ProviderError&) {
-    }
-    return stderrText;
+    return m_api.request("POST", sessionPath(QStringLiteral("/fs/read")), &body);
 }
 
 void VercelSandbox::writeFiles(const QList<SandboxFile>& files)
 {
     if (files.isEmpty())
         return;
-    HttpRequest rq = request("POST", QStringLiteral("/v1/sandboxes/%1/fs/write").arg(m_id));
+    HttpRequest rq = m_api.request("POST", sessionPath(QStringLiteral("/fs/write")));
     rq.headers.emplaceBack("Content-Type", "application/gzip");
-    rq.headers.emplaceBack("x-cwd", "/");
+    rq.headers.emplaceBack("x-cwd", "/"); // the tar's names are relative to /
     rq.body = TarGzWriter::tarGz(files);
     m_http.sendChecked(rq, QStringLiteral("writing files"));
 }
@@ -176,89 +258,117 @@ void VercelSandbox::writeFiles(const QList<SandboxFile>& files)
 void VercelSandbox::kill(const QString& cmdId)
 {
     const QJsonObject body{{QStringLiteral("signal"), 9}};
-    sendCleanup(request("POST", QStringLiteral("/v1/sandboxes/%1/%2/kill").arg(m_id, cmdId), &body));
+    sendCleanup(m_api.request("POST", sessionPath(QStringLiteral("/cmd/%1/kill").arg(cmdId)), &body));
+}
+
+std::optional<QString> VercelSandbox::runPackageScript(const QString& script, int deadlineSeconds)
+{
+    SandboxCommand cmd;
+    cmd.argv = {interpreter(Language::Python), QStringLiteral("-c"), script};
+    cmd.timeoutMs = qint64(deadlineSeconds) * 1000;
+    QString stderrText;
+    const OutputCallback collect = [&](OutputStream s, const QByteArray& b) {
+        if (s == OutputStream::Stderr)
+            stderrText += QString::fromUtf8(b);
+    };
+    const CommandOutcome outcome =
+        runStreamed(cmd, collect, QDeadlineTimer(cmd.timeoutMs), QStringLiteral("installing the base packages"));
+    if (outcome.cancelled)
+        throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Vercel: cancelled while installing the base packages"));
+    if (outcome.timedOut)
+        throw ProviderError(ProviderError::Kind::Unavailable, QStringLiteral("Vercel: installing the base packages timed out"));
+    if (outcome.exitCode.value_or(-1) == 0)
+        return std::nullopt;
+    return stderrText.isEmpty() ? QStringLiteral("exit code %1").arg(outcome.exitCode.value_or(-1)) : stderrText;
 }
 
 CommandOutcome VercelSandbox::runCommand(const SandboxCommand& command, const OutputCallback& onOutput,
                                          const QDeadlineTimer& deadline)
 {
-    const QJsonObject body = commandBody(command);
-    const HttpResponse started =
-        m_http.send(bounded(request("POST", QStringLiteral("/v1/sandboxes/%1/cmd").arg(m_id), &body), deadline));
-    if (started.end != HttpResponse::End::Finished)
-        return interrupted(started.end, QStringLiteral("cancelled before the command started"),
-                           QStringLiteral("timed out before the command started"));
-    if (!started.ok())
-        throw m_http.errorFor(started, QStringLiteral("starting the command"));
-    const QString cmdId = commandValue(started.body, QStringLiteral("cmd"), QLatin1String("id")).toString();
-    if (cmdId.isEmpty())
-        throw ProviderError(ProviderError::Kind::Protocol, QStringLiteral("Vercel: the command answer has no id"));
-    auto killed = [&](HttpResponse::End end) {
-        kill(cmdId);
-        return interrupted(end, QStringLiteral("cancelled; command killed"),
-                           QStringLiteral("timed out after %1 ms; command killed").arg(command.timeoutMs));
-    };
+    return runStreamed(command, onOutput, deadline, QStringLiteral("running the command"));
+}
 
-    // The NDJSON log stream: long-lived, delivered line by line as it arrives.
-    QByteArray pending;
-    QString streamError;
-    HttpRequest logs = request("GET", QStringLiteral("/v1/sandboxes/%1/cmd/%2/logs").arg(m_id, cmdId));
-    logs.deadline = deadline;
-    logs.onData = [&](const QByteArray& chunk) {
-        pending += chunk;
-        qsizetype nl;
-        while ((nl = pending.indexOf('\n')) >= 0) {
-            const QByteArray line = pending.left(nl);
-            pending.remove(0, nl + 1);
-            if (line.trimmed().isEmpty())
+CommandOutcome VercelSandbox::runStreamed(const SandboxCommand& command, const OutputCallback& onOutput,
+                                          const QDeadlineTimer& deadline, const QString& what)
+{
+    if (m_sessionId.isEmpty())
+        throw ProviderError(ProviderError::Kind::Protocol, QStringLiteral("Vercel: no session to run in"));
+    QJsonObject env;
+    for (auto it = command.env.begin(); it != command.env.end(); ++it)
+        env.insert(it.key(), it.value());
+    QJsonObject body{{QStringLiteral("command"), command.argv[0]},
+                     {QStringLiteral("args"), QJsonArray::fromStringList(command.argv.mid(1))},
+                     {QStringLiteral("env"), env},
+                     {QStringLiteral("sudo"), false},
+                     {QStringLiteral("wait"), true},
+                     {QStringLiteral("logs"), true}};
+    if (!command.cwd.isEmpty())
+        body.insert(QStringLiteral("cwd"), command.cwd);
+    if (command.timeoutMs > 0) // the service's own limit, a little after ours: a backstop if we vanish
+        body.insert(QStringLiteral("timeout"), command.timeoutMs + 5000);
+
+    for (int attempt = 1;; ++attempt) {
+        CommandStream stream; // fresh for each attempt: an error answer's body is no output
+        stream.onOutput = &onOutput;
+        HttpRequest rq = m_api.request("POST", sessionPath(QStringLiteral("/cmd")), &body);
+        rq.deadline = deadline; // a stream lasts as long as the command
+        rq.retry = false;       // retried below, only while no command was named
+        rq.onData = [&stream](const QByteArray& chunk) { stream.feed(chunk); };
+        HttpResponse resp;
+        try {
+            resp = m_http.send(rq);
+        } catch (const ProviderError& e) {
+            if (stream.cmdId.isEmpty())
+                throw;
+            kill(stream.cmdId);
+            throw ProviderError(ProviderError::Kind::Unavailable,
+                                QStringLiteral("Vercel: the log stream dropped before the command ended (%1)").arg(e.message()));
+        }
+        if (resp.end != HttpResponse::End::Finished) {
+            if (stream.cmdId.isEmpty())
+                return interrupted(resp.end, QStringLiteral("cancelled before the command started"),
+                                   QStringLiteral("timed out before the command started"));
+            kill(stream.cmdId);
+            return interrupted(resp.end, QStringLiteral("cancelled; command killed"),
+                               QStringLiteral("timed out after %1 ms; command killed").arg(command.timeoutMs));
+        }
+        if (retryable(resp) && attempt < 3) {
+            const std::optional<qint64> delay = VercelApi::retryDelay(resp, attempt);
+            if (!delay)
+                throw VercelApi::rateLimited(resp, what);
+            if (*delay < deadline.remainingTime() || deadline.isForever()) {
+                if (!m_http.sleep(*delay))
+                    return interrupted(HttpResponse::End::Cancelled, QStringLiteral("cancelled before the command started"), {});
                 continue;
-            const QJsonObject o = QJsonDocument::fromJson(line).object();
-            const QString stream = o.value(QLatin1String("stream")).toString();
-            if (stream == QLatin1String("stdout") || stream == QLatin1String("stderr")) {
-                if (onOutput)
-                    onOutput(stream == QLatin1String("stdout") ? OutputStream::Stdout : OutputStream::Stderr,
-                             o.value(QLatin1String("data")).toString().toUtf8());
-            } else if (stream == QLatin1String("error")) {
-                const QJsonObject e = o.value(QLatin1String("data")).toObject();
-                streamError = QStringLiteral("%1: %2").arg(e.value(QLatin1String("code")).toString(),
-                                                          e.value(QLatin1String("message")).toString());
-            } else if (streamError.isEmpty()) {
-                streamError = QStringLiteral("unreadable log line");
             }
         }
-    };
-    HttpResponse streamed;
-    try {
-        streamed = m_http.send(logs);
-    } catch (const ProviderError& e) {
-        kill(cmdId);
-        throw ProviderError(ProviderError::Kind::Unavailable,
-                            QStringLiteral("Vercel: the log stream dropped before the command ended (%1)")
-                                .arg(e.message()));
+        resp.attempts = attempt;
+        if (!resp.ok()) {
+            resp.body = stream.start; // the streamed request kept no body
+            throw m_http.errorFor(resp, what);
+        }
+        // The SDK refuses any other content type (api-client.js runCommand).
+        if (resp.header("Content-Type").split(';').first().trimmed() != "application/x-ndjson")
+            throw ProviderError(ProviderError::Kind::Protocol,
+                                QStringLiteral("Vercel: %1: the answer is not a stream of command data (%2)")
+                                    .arg(what, QString::fromLatin1(resp.header("Content-Type"))));
+        stream.feed("\n"); // a last line without its newline
+        if (!stream.error.isEmpty()) {
+            if (!stream.cmdId.isEmpty())
+                kill(stream.cmdId);
+            throw ProviderError(ProviderError::Kind::Unavailable,
+                                m_http.redact(QStringLiteral("Vercel: the log stream reported an error: %1").arg(stream.error)));
+        }
+        if (!stream.exitCode) {
+            if (!stream.cmdId.isEmpty())
+                kill(stream.cmdId);
+            throw ProviderError(ProviderError::Kind::Unavailable,
+                                QStringLiteral("Vercel: the log stream dropped before the command ended (no exit code)"));
+        }
+        CommandOutcome outcome;
+        outcome.exitCode = *stream.exitCode;
+        return outcome;
     }
-    if (streamed.end != HttpResponse::End::Finished)
-        return killed(streamed.end);
-    if (!streamed.ok())
-        throw m_http.errorFor(streamed, QStringLiteral("reading the command's output"));
-    if (!streamError.isEmpty()) {
-        kill(cmdId);
-        throw ProviderError(ProviderError::Kind::Unavailable,
-                            m_http.redact(QStringLiteral("Vercel: the log stream reported an error: %1").arg(streamError)));
-    }
-
-    HttpRequest wait = waitRequest(cmdId);
-    wait.deadline = deadline;
-    const HttpResponse done = m_http.send(wait);
-    if (done.end != HttpResponse::End::Finished)
-        return killed(done.end);
-    if (!done.ok())
-        throw m_http.errorFor(done, QStringLiteral("waiting for the command"));
-    const QJsonValue exit = commandValue(done.body, QStringLiteral("cmd wait"), QLatin1String("exitCode"));
-    if (!exit.isDouble())
-        throw ProviderError(ProviderError::Kind::Protocol, QStringLiteral("Vercel: the finished command has no exit code"));
-    CommandOutcome outcome;
-    outcome.exitCode = exit.toInt();
-    return outcome;
 }
 
 } // namespace sandpad

@@ -25,7 +25,7 @@ namespace sandpad {
 
 namespace {
 
-const char* const kBasePackages[] = {"matplotlib", "pandas", "numpy", "sympy", "yfinance"};
+const char* const kBasePackages[] = {"matplotlib", "pandas", "numpy", "sympy", "plotly", "yfinance"};
 
 QString firstExisting(const QString& preferred, const QString& name, const QString& fallback)
 {

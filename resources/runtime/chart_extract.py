@@ -149,6 +149,12 @@ def _ticks(ax, which, kind):
 def _axis_info(ax, which):
     """The kind of an axis: ("categorical", names) | ("datetime", None) | (scale, None)."""
     axis = ax.xaxis if which == "x" else ax.yaxis
+    for part in (getattr(axis, "converter", None), axis.get_major_formatter()):
+        # pandas' time series axes count periods (days, months...) of the index's frequency, not
+        # matplotlib's date numbers: no way to be sure what a value means.
+        if part is not None and (type(part).__module__ or "").startswith("pandas") and \
+                ("Period" in type(part).__name__ or "TimeSeries" in type(part).__name__):
+            raise NotFaithful("pandas period axis")
     names = _categories(axis)
     if names is not None:
         return "categorical", names
@@ -396,6 +402,15 @@ def _bar_axes(ax, budget, accounted, title_fallback):
         ticks = []
     elif cat_kind == "datetime":
         ticks = []
+    # A line along the value axis' zero (pandas' bar plots draw one) is the bars' own baseline.
+    for line in ax.lines:
+        along = line.get_ydata(orig=False) if not horizontal else line.get_xdata(orig=False)
+        try:
+            at_zero = len(along) > 0 and all(float(v) == 0 for v in along)
+        except (TypeError, ValueError):
+            at_zero = False
+        if at_zero and line.get_transform() != ax.transData:
+            accounted.add(id(line))
     elements = []
     seen = set()
     offsets = set()
@@ -496,6 +511,8 @@ def _box_axes(ax, budget, accounted, title_fallback):
     for record in records:
         if not record["vert"]:
             raise NotFaithful("horizontal box plot")
+        if record["artists"].get("means"):
+            raise NotFaithful("box plot means")  # the chart has no mark for them
         for artists in record["artists"].values():
             for a in artists:
                 accounted.add(id(a))

@@ -168,6 +168,22 @@ private slots:
         QCOMPARE(stacked.bars().values[1], (std::vector<double>{3, 4})); // the bar's own height, not its top
     }
 
+    void pandasPlots()
+    {
+        const ChartSpec bars = chartOf(QStringLiteral(
+            "import pandas as pd\npd.Series([3, 1, 2], index=['x', 'y', 'z']).plot.bar(title='Counts')\n"), QStringLiteral("bar"));
+        QCOMPARE(bars.title(), QStringLiteral("Counts"));
+        QCOMPARE(bars.bars().categories, (QStringList{"x", "y", "z"}));
+        QCOMPARE(bars.bars().values[0], (std::vector<double>{3, 1, 2}));
+        // An irregular DatetimeIndex is plotted with matplotlib's dates: those are kept.
+        const ChartSpec line = chartOf(QStringLiteral(
+            "import pandas as pd\npd.DataFrame({'a': [1, 2, 3]}, index=pd.to_datetime(['2024-01-01', '2024-01-05', '2024-02-01'])).plot()\n"),
+            QStringLiteral("line"));
+        QVERIFY(line.datetimeX());
+        QCOMPARE(line.series()[0].xs[1], 1704412800000.0); // 2024-01-05
+        QCOMPARE(line.series()[0].label, QStringLiteral("a"));
+    }
+
     void errorBars()
     {
         const ChartSpec line = chartOf(QStringLiteral(
@@ -278,6 +294,10 @@ private slots:
         QTest::newRow("step line") << "plt.step([1, 2, 3], [1, 3, 2])\n";
         QTest::newRow("axhline") << "plt.plot([1, 2], [1, 2])\nplt.axhline(1.5)\n";
         QTest::newRow("polar") << "plt.subplot(projection='polar').plot([0, 1], [1, 2])\n";
+        QTest::newRow("box plot means") << "plt.boxplot([1, 2, 3, 9], showmeans=True)\n";
+        // pandas' time series axes count periods of the index's frequency, not dates.
+        QTest::newRow("pandas period axis") << "import pandas as pd\n"
+                                               "pd.Series([1, 2, 3], index=pd.date_range('2024-01', periods=3, freq='M')).plot()\n";
         QTest::newRow("inset axes") << "fig, ax = plt.subplots()\nax.plot([1, 2])\nfig.add_axes([0.6, 0.6, 0.2, 0.2]).plot([2, 1])\n";
     }
 

@@ -45,6 +45,6 @@ set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${PROJECT_HOMEPAGE_URL}")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "bubblewrap, python3, python3-matplotlib, python3-pandas, python3-numpy, python3-sympy, nodejs | node, libqt6sql6-sqlite")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core, slirp4netns")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core, slirp4netns, python3-plotly")
 
 include(CPack)

@@ -14,6 +14,7 @@ packages=(
   bubblewrap util-linux
   slirp4netns  # "network allowed": user-mode networking without the host's loopback
   python3 python3-pip python3-matplotlib python3-pandas python3-numpy python3-sympy
+  python3-plotly  # plotly figures become native charts (no browser, no kaleido)
   fonts-dejavu-core
   # headless GUI tests and screenshots
   xvfb xauth imagemagick xdotool

@@ -101,7 +101,13 @@ void printRunJson(const ExecutionResult& result)
         if (chart.kind == RunChart::Kind::Png) {
             writeBytes(stdout, "{\"base64\":\"");
             writeBytes(stdout, chart.png.toBase64());
-            writeBytes(stdout, "\",\"format\":\"png\"}");
+            if (!chart.spec.isEmpty()) { // the chart extracted from the figure
+                writeBytes(stdout, "\",\"chart\":");
+                writeBytes(stdout, QJsonDocument(chart.spec).toJson(QJsonDocument::Compact));
+                writeBytes(stdout, ",\"format\":\"png\"}");
+            } else {
+                writeBytes(stdout, "\",\"format\":\"png\"}");
+            }
         } else {
             writeBytes(stdout, QJsonDocument(chart.spec).toJson(QJsonDocument::Compact));
         }

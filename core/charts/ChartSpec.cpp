@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QHash>
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <cmath>
 #include <limits>
 
@@ -13,6 +14,9 @@ namespace sandpad {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// An axis has at most this many ticks and tick labels; a composite at most this many rows/columns.
+constexpr qsizetype kMaxTicks = 1000;
+constexpr int kMaxGrid = 20;
 
 // Thrown inside the parser only; ChartSpec::parse turns it into ChartParseResult::error.
 struct ChartError {
@@ -97,6 +101,41 @@ void checkText(const QString& text, const QString& where)
                         .arg(ResultLimits::countText(text.size()), ResultLimits::countText(ResultLimits::chartTextChars)));
 }
 
+QJsonArray errorsJson(const ChartErrors& e)
+{
+    QJsonArray out;
+    for (size_t i = 0; i < e.minus.size(); ++i) {
+        if (std::isnan(e.minus[i]) && std::isnan(e.plus[i]))
+            out.append(QJsonValue());
+        else
+            out.append(QJsonArray{numberOrNull(e.minus[i]), numberOrNull(e.plus[i])});
+    }
+    return out;
+}
+
+// The axis fields that differ from the defaults.
+void insertAxis(QJsonObject& o, const QString& p, const ChartAxis& a)
+{
+    if (a.scale == ChartScale::Log)
+        o.insert(p + QStringLiteral("_scale"), QStringLiteral("log"));
+    if (a.scale == ChartScale::Symlog) {
+        o.insert(p + QStringLiteral("_scale"), QStringLiteral("symlog"));
+        o.insert(p + QStringLiteral("_linthresh"), a.linthresh);
+    }
+    if (a.limits)
+        o.insert(p + QStringLiteral("_lim"), QJsonArray{a.limits->first, a.limits->second});
+    if (!a.ticks.empty()) {
+        QJsonArray ticks;
+        for (double t : a.ticks)
+            ticks.append(t);
+        o.insert(p + QStringLiteral("_ticks"), ticks);
+    }
+    if (!a.tickLabels.isEmpty())
+        o.insert(p + QStringLiteral("_tick_labels"), QJsonArray::fromStringList(a.tickLabels));
+    if (!a.unit.isEmpty())
+        o.insert(p + QStringLiteral("_unit"), a.unit);
+}
+
 } // namespace
 
 class ChartSpecParser {
@@ -148,6 +187,129 @@ public:
         if (!v.isArray())
             fail(where + u'.' + key, QStringLiteral("must be a list, got ") + describe(v));
         return v.toArray();
+    }
+
+    // "#rrggbb" (or "#rrggbbaa"), or empty when missing or null.
+    static QString color(const QJsonObject& o, const QString& where)
+    {
+        const QJsonValue v = o.value(QStringLiteral("color"));
+        if (v.isUndefined() || v.isNull())
+            return {};
+        static const QRegularExpression hex(QStringLiteral("^#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?$"));
+        if (!v.isString() || !hex.match(v.toString()).hasMatch())
+            fail(where + QStringLiteral(".color"), QStringLiteral("must be a colour like \"#1f77b4\", got ") + describe(v));
+        return v.toString().left(7);
+    }
+
+    static ChartScale scale(const QJsonObject& o, const QString& key, const QString& where)
+    {
+        const QJsonValue v = o.value(key);
+        if (v.isUndefined() || v.isNull() || v.toString() == u"linear")
+            return ChartScale::Linear;
+        if (v.toString() == u"log")
+            return ChartScale::Log;
+        if (v.toString() == u"symlog")
+            return ChartScale::Symlog;
+        fail(where + u'.' + key, QStringLiteral("must be \"linear\", \"log\" or \"symlog\", got ") + describe(v));
+    }
+
+    // `<p>_linthresh`, `<p>_lim`, `<p>_ticks`, `<p>_tick_labels`, `<p>_unit` (the scale is read by the caller).
+    void parseAxis(const QJsonObject& chart, const QString& p, ChartAxis& axis, bool datetime)
+    {
+        const QString where = QStringLiteral("chart");
+        const QJsonValue linthresh = chart.value(p + QStringLiteral("_linthresh"));
+        if (!linthresh.isUndefined() && !linthresh.isNull()) {
+            axis.linthresh = number(linthresh, where + u'.' + p + QStringLiteral("_linthresh"), QStringLiteral("the threshold"), false);
+            if (!(axis.linthresh > 0))
+                fail(where + u'.' + p + QStringLiteral("_linthresh"), QStringLiteral("must be positive, got ") + describe(linthresh));
+        }
+        const QJsonValue lim = chart.value(p + QStringLiteral("_lim"));
+        if (!lim.isUndefined() && !lim.isNull()) {
+            const QString at = where + u'.' + p + QStringLiteral("_lim");
+            const QJsonArray pair = lim.toArray();
+            if (!lim.isArray() || pair.size() != 2)
+                fail(at, QStringLiteral("must be a pair [low, high], got ") + describe(lim));
+            const double lo = number(pair[0], at + QStringLiteral("[0]"), QStringLiteral("low"), false);
+            const double hi = number(pair[1], at + QStringLiteral("[1]"), QStringLiteral("high"), false);
+            if (!(lo < hi))
+                fail(at, QStringLiteral("needs low < high"));
+            axis.limits = std::make_pair(lo, hi);
+        }
+        const QJsonValue ticks = chart.value(p + QStringLiteral("_ticks"));
+        if (!ticks.isUndefined() && !ticks.isNull()) {
+            const QString at = where + u'.' + p + QStringLiteral("_ticks");
+            if (!ticks.isArray())
+                fail(at, QStringLiteral("must be a list, got ") + describe(ticks));
+            const QJsonArray list = ticks.toArray();
+            if (list.size() > kMaxTicks)
+                fail(at, QStringLiteral("has %1 ticks; the limit is %2").arg(ResultLimits::countText(list.size())).arg(kMaxTicks));
+            for (qsizetype i = 0; i < list.size(); ++i) {
+                const QJsonValue t = list[i];
+                if (t.isDouble()) {
+                    axis.ticks.push_back(t.toDouble());
+                } else if (t.isString() && datetime && t.toString().size() <= 64 && parseIsoDateTime(t.toString())) {
+                    axis.ticks.push_back(*parseIsoDateTime(t.toString()));
+                } else if (t.isString()) {
+                    axis.ticks.clear(); // category names (E2B): the labels say it all
+                    break;
+                } else {
+                    fail(QStringLiteral("%1[%2]").arg(at).arg(i), QStringLiteral("a tick must be a number, got ") + describe(t));
+                }
+            }
+        }
+        const QJsonValue labels = chart.value(p + QStringLiteral("_tick_labels"));
+        if (!labels.isUndefined() && !labels.isNull()) {
+            const QString at = where + u'.' + p + QStringLiteral("_tick_labels");
+            if (!labels.isArray())
+                fail(at, QStringLiteral("must be a list, got ") + describe(labels));
+            const QJsonArray list = labels.toArray();
+            if (list.size() > kMaxTicks)
+                fail(at, QStringLiteral("has %1 labels; the limit is %2").arg(ResultLimits::countText(list.size())).arg(kMaxTicks));
+            for (qsizetype i = 0; i < list.size(); ++i) {
+                if (!list[i].isString())
+                    fail(QStringLiteral("%1[%2]").arg(at).arg(i), QStringLiteral("must be a string, got ") + describe(list[i]));
+                checkText(list[i].toString(), QStringLiteral("%1[%2]").arg(at).arg(i));
+                axis.tickLabels.append(list[i].toString());
+            }
+        }
+        axis.unit = optionalString(chart, p + QStringLiteral("_unit"), where);
+    }
+
+    // One error bar: null (none), a number (the same below and above) or [below, above].
+    static void errorValue(const QJsonValue& v, const QString& where, double& minus, double& plus)
+    {
+        if (v.isNull() || v.isUndefined()) {
+            minus = plus = kNaN;
+            return;
+        }
+        if (v.isArray()) {
+            const QJsonArray pair = v.toArray();
+            if (pair.size() != 2)
+                fail(where, QStringLiteral("must be a number or a pair [below, above], got an array of %1 values").arg(pair.size()));
+            minus = number(pair[0], where + QStringLiteral("[0]"), QStringLiteral("an error"), true);
+            plus = number(pair[1], where + QStringLiteral("[1]"), QStringLiteral("an error"), true);
+        } else {
+            minus = plus = number(v, where, QStringLiteral("an error"), false);
+        }
+        if (minus < 0 || plus < 0)
+            fail(where, QStringLiteral("an error bar must not be negative"));
+    }
+
+    void parseErrors(const QJsonObject& e, const QString& key, const QString& where, size_t points, ChartErrors& out)
+    {
+        const QJsonValue v = e.value(key);
+        if (v.isUndefined() || v.isNull())
+            return;
+        if (!v.isArray())
+            fail(where + u'.' + key, QStringLiteral("must be a list, got ") + describe(v));
+        const QJsonArray list = v.toArray();
+        if (size_t(list.size()) != points)
+            fail(where + u'.' + key, QStringLiteral("has %1 values for %2 points").arg(list.size()).arg(points));
+        count(list.size(), where + u'.' + key);
+        out.minus.resize(points);
+        out.plus.resize(points);
+        for (qsizetype j = 0; j < list.size(); ++j)
+            errorValue(list[j], QStringLiteral("%1.%2[%3]").arg(where, key).arg(j), out.minus[size_t(j)], out.plus[size_t(j)]);
     }
 
     void parsePoints(const QJsonArray& elements)
@@ -217,6 +379,27 @@ public:
                 }
                 series.xs.push_back(xv);
             }
+            series.color = color(e, elementAt(i));
+            const QJsonValue mode = e.value(QStringLiteral("mode"));
+            if (!mode.isUndefined() && !mode.isNull()) {
+                const QString m = mode.toString();
+                if (m == u"lines")
+                    series.mode = ChartSeries::Mode::Lines;
+                else if (m == u"markers")
+                    series.mode = ChartSeries::Mode::Markers;
+                else if (m == u"lines+markers")
+                    series.mode = ChartSeries::Mode::LinesAndMarkers;
+                else
+                    fail(elementAt(i) + QStringLiteral(".mode"), QStringLiteral("must be \"lines\", \"markers\" or \"lines+markers\", got ") + describe(mode));
+            }
+            const QJsonValue axis = e.value(QStringLiteral("y_axis"));
+            if (!axis.isUndefined() && !axis.isNull()) {
+                if (axis.toString() != u"left" && axis.toString() != u"right")
+                    fail(elementAt(i) + QStringLiteral(".y_axis"), QStringLiteral("must be \"left\" or \"right\", got ") + describe(axis));
+                series.rightAxis = axis.toString() == u"right";
+            }
+            parseErrors(e, QStringLiteral("error_x"), elementAt(i), series.xs.size(), series.errorX);
+            parseErrors(e, QStringLiteral("error_y"), elementAt(i), series.xs.size(), series.errorY);
             spec.m_series.append(std::move(series));
             spec.m_pointsNormal.push_back(normal);
         }
@@ -225,8 +408,9 @@ public:
     void parseBars(const QJsonArray& elements)
     {
         QHash<QString, int> categoryIndex, groupIndex;
-        struct Bar { int category, group; double value; };
+        struct Bar { int category, group; double value, minus, plus; };
         std::vector<Bar> bars;
+        bool hasErrors = false;
         count(elements.size(), QStringLiteral("chart.elements"));
         for (qsizetype i = 0; i < elements.size(); ++i) {
             if (!elements[i].isObject())
@@ -251,8 +435,12 @@ public:
             if (g == groupIndex.constEnd()) {
                 g = groupIndex.insert(group, int(spec.m_bars.groups.size()));
                 spec.m_bars.groups.append(group);
+                spec.m_bars.colors.append(color(e, elementAt(i))); // a group's colour is its first bar's
             }
-            bars.push_back({*c, *g, value});
+            double minus = kNaN, plus = kNaN;
+            errorValue(e.value(QStringLiteral("error")), elementAt(i) + QStringLiteral(".error"), minus, plus);
+            hasErrors = hasErrors || !std::isnan(minus) || !std::isnan(plus);
+            bars.push_back({*c, *g, value, minus, plus});
         }
         // The chart holds a value for every (group, label) pair: 50,000 bars that each have their
         // own label and group would be 2.5 billion of them.
@@ -264,7 +452,14 @@ public:
                           ResultLimits::countText(ChartSpec::maxValues)));
         const size_t nc = size_t(spec.m_bars.categories.size());
         spec.m_bars.values.assign(size_t(spec.m_bars.groups.size()), std::vector<double>(nc, kNaN));
+        if (hasErrors)
+            spec.m_bars.errors.assign(size_t(spec.m_bars.groups.size()),
+                                      ChartErrors{std::vector<double>(nc, kNaN), std::vector<double>(nc, kNaN)});
         for (const Bar& b : bars) {
+            if (hasErrors) {
+                spec.m_bars.errors[size_t(b.group)].minus[size_t(b.category)] = b.minus;
+                spec.m_bars.errors[size_t(b.group)].plus[size_t(b.category)] = b.plus;
+            }
             double& cell = spec.m_bars.values[size_t(b.group)][size_t(b.category)];
             // The same (label, group) twice adds up, as stacking would show it.
             if (std::isnan(cell))
@@ -290,6 +485,13 @@ public:
             slice.value = number(e.value(key), where + u'.' + key, QStringLiteral("the ") + key, false);
             if (slice.value < 0)
                 fail(where + u'.' + key, QStringLiteral("must not be negative, got ") + describe(e.value(key)));
+            const QJsonValue radius = e.value(QStringLiteral("radius"));
+            if (!radius.isUndefined() && !radius.isNull()) {
+                slice.radius = number(radius, where + QStringLiteral(".radius"), QStringLiteral("the radius"), false);
+                if (!(slice.radius > 0))
+                    fail(where + QStringLiteral(".radius"), QStringLiteral("must be positive, got ") + describe(radius));
+            }
+            slice.color = color(e, where);
             spec.m_slices.append(slice);
         }
     }
@@ -328,7 +530,71 @@ public:
                                                   QStringLiteral("an outlier"), false));
             }
             count(5, where);
+            box.color = color(e, where);
             spec.m_boxes.append(std::move(box));
+        }
+    }
+
+    // A composite's element: a chart of its own, parsed with this parser's count; its errors
+    // name it from the top ("chart.elements[1].elements[0]...").
+    void parseChildren(const QJsonObject& chart, const QJsonArray& elements)
+    {
+        const auto grid = [&](const char* key, int fallback) {
+            const QJsonValue v = chart.value(QString::fromLatin1(key));
+            if (v.isUndefined() || v.isNull())
+                return fallback;
+            const double d = v.toDouble(-1);
+            if (!v.isDouble() || d != std::floor(d) || d < 1 || d > kMaxGrid)
+                fail(QStringLiteral("chart.") + QString::fromLatin1(key),
+                     QStringLiteral("must be a whole number from 1 to %1, got ").arg(kMaxGrid) + describe(v));
+            return int(d);
+        };
+        const int n = int(elements.size());
+        const int autoColumns = std::max(1, int(std::ceil(std::sqrt(double(n)))));
+        spec.m_columns = grid("columns", autoColumns);
+        spec.m_rows = grid("rows", std::max(1, (n + spec.m_columns - 1) / spec.m_columns));
+        for (qsizetype i = 0; i < elements.size(); ++i) {
+            const QString where = elementAt(i);
+            if (!elements[i].isObject())
+                fail(where, QStringLiteral("must be a chart object, got ") + describe(elements[i]));
+            const QJsonObject child = elements[i].toObject();
+            const QString childType = child.value(QStringLiteral("type")).toString();
+            if (childType == u"composite_chart" || childType == u"superchart")
+                fail(where + QStringLiteral(".type"), QStringLiteral("a composite chart cannot hold another"));
+            ChartSpecParser sub;
+            sub.values = values;
+            try {
+                sub.parse(child);
+            } catch (const ChartError& e) {
+                QString message = e.message;
+                if (message.startsWith(QStringLiteral("chart")))
+                    message.replace(0, 5, where);
+                throw ChartError{message};
+            }
+            values = sub.values;
+            ChartCell cell{int(i) / spec.m_columns, int(i) % spec.m_columns, 1, 1};
+            const QJsonValue layout = child.value(QStringLiteral("layout"));
+            if (!layout.isUndefined() && !layout.isNull()) {
+                if (!layout.isObject())
+                    fail(where + QStringLiteral(".layout"), QStringLiteral("must be an object, got ") + describe(layout));
+                const QJsonObject l = layout.toObject();
+                const auto field = [&](const char* key, int fallback) {
+                    const QJsonValue v = l.value(QString::fromLatin1(key));
+                    if (v.isUndefined() || v.isNull())
+                        return fallback;
+                    const double d = v.toDouble(-1);
+                    if (!v.isDouble() || d != std::floor(d) || d < 0 || d > kMaxGrid)
+                        fail(where + QStringLiteral(".layout.") + QString::fromLatin1(key),
+                             QStringLiteral("must be a whole number from 0 to %1, got ").arg(kMaxGrid) + describe(v));
+                    return int(d);
+                };
+                cell = ChartCell{field("row", cell.row), field("column", cell.column), field("row_span", 1), field("column_span", 1)};
+            }
+            if (cell.rowSpan < 1 || cell.columnSpan < 1 || cell.row + cell.rowSpan > spec.m_rows
+                || cell.column + cell.columnSpan > spec.m_columns)
+                fail(where + QStringLiteral(".layout"), QStringLiteral("does not fit the %1 x %2 grid").arg(spec.m_rows).arg(spec.m_columns));
+            spec.m_children.append(std::move(sub.spec));
+            spec.m_cells.append(cell);
         }
     }
 
@@ -336,7 +602,7 @@ public:
     {
         const QJsonValue typeValue = chart.value(QStringLiteral("type"));
         if (typeValue.isUndefined())
-            fail(QStringLiteral("chart"), QStringLiteral("missing \"type\" (line, scatter, bar, pie or box_and_whisker)"));
+            fail(QStringLiteral("chart"), QStringLiteral("missing \"type\" (line, scatter, bar, pie, box_and_whisker or composite_chart)"));
         const QString type = typeValue.toString();
         if (!typeValue.isString())
             fail(QStringLiteral("chart.type"), QStringLiteral("must be a string, got ") + describe(typeValue));
@@ -350,25 +616,54 @@ public:
             spec.m_type = ChartType::Pie;
         else if (type == u"box_and_whisker")
             spec.m_type = ChartType::BoxAndWhisker;
-        else if (type == u"composite_chart")
-            fail(QStringLiteral("chart.type"), QStringLiteral("composite charts are not supported; return one chart"));
+        else if (type == u"composite_chart" || type == u"superchart") // Daytona's name, E2B's
+            spec.m_type = ChartType::Composite;
         else
-            fail(QStringLiteral("chart.type"), QStringLiteral("must be one of line, scatter, bar, pie, box_and_whisker, got ") + describe(typeValue));
+            fail(QStringLiteral("chart.type"), QStringLiteral("must be one of line, scatter, bar, pie, box_and_whisker, composite_chart, got ") + describe(typeValue));
 
         spec.m_title = optionalString(chart, QStringLiteral("title"), QStringLiteral("chart"));
         spec.m_xLabel = optionalString(chart, QStringLiteral("x_label"), QStringLiteral("chart"));
         spec.m_yLabel = optionalString(chart, QStringLiteral("y_label"), QStringLiteral("chart"));
 
-        const QJsonValue scale = chart.value(QStringLiteral("x_scale"));
-        if (!scale.isUndefined() && !scale.isNull()) {
+        const bool pointChart = spec.m_type == ChartType::Line || spec.m_type == ChartType::Scatter;
+        const bool horizontalBars = spec.m_type == ChartType::Bar
+            && chart.value(QStringLiteral("orientation")).toString() == u"horizontal";
+        const QJsonValue scaleValue = chart.value(QStringLiteral("x_scale"));
+        if (!scaleValue.isUndefined() && !scaleValue.isNull()) {
             // "linear"/"categorical" are what E2B-style charts send for the default scale.
-            const QString s = scale.toString();
-            if (!scale.isString() || (s != u"datetime" && s != u"linear" && s != u"categorical"))
-                fail(QStringLiteral("chart.x_scale"), QStringLiteral("must be \"datetime\" or null, got ") + describe(scale));
-            const bool pointChart = spec.m_type == ChartType::Line || spec.m_type == ChartType::Scatter;
+            const QString s = scaleValue.toString();
+            if (!scaleValue.isString() || (s != u"datetime" && s != u"linear" && s != u"categorical" && s != u"log" && s != u"symlog"))
+                fail(QStringLiteral("chart.x_scale"), QStringLiteral("must be \"linear\", \"log\", \"symlog\", \"datetime\", \"categorical\" or null, got ") + describe(scaleValue));
             if (s == u"datetime" && !pointChart)
                 fail(QStringLiteral("chart.x_scale"), QStringLiteral("\"datetime\" is only for line and scatter charts"));
+            if ((s == u"log" || s == u"symlog") && !pointChart && !horizontalBars)
+                fail(QStringLiteral("chart.x_scale"), QStringLiteral("\"%1\" is only for line and scatter charts and horizontal bars").arg(s));
             spec.m_datetimeX = s == u"datetime";
+            if (s == u"log" || s == u"symlog")
+                spec.m_xAxis.scale = scale(chart, QStringLiteral("x_scale"), QStringLiteral("chart"));
+        }
+        if (spec.m_type != ChartType::Composite) {
+            const QJsonValue y = chart.value(QStringLiteral("y_scale"));
+            // Horizontal bars name their categories' axis y: "categorical" is its default.
+            if (!(horizontalBars && y.toString() == u"categorical"))
+                spec.m_yAxis.scale = scale(chart, QStringLiteral("y_scale"), QStringLiteral("chart"));
+            if (horizontalBars && spec.m_yAxis.scale != ChartScale::Linear)
+                fail(QStringLiteral("chart.y_scale"), QStringLiteral("the categories of horizontal bars have no scale"));
+            spec.m_y2Axis.scale = scale(chart, QStringLiteral("y2_scale"), QStringLiteral("chart"));
+            spec.m_y2Label = optionalString(chart, QStringLiteral("y2_label"), QStringLiteral("chart"));
+            parseAxis(chart, QStringLiteral("x"), spec.m_xAxis, spec.m_datetimeX);
+            parseAxis(chart, QStringLiteral("y"), spec.m_yAxis, false);
+            parseAxis(chart, QStringLiteral("y2"), spec.m_y2Axis, false);
+        }
+        if (spec.m_type == ChartType::Bar) {
+            const QJsonValue orientation = chart.value(QStringLiteral("orientation"));
+            if (!orientation.isUndefined() && !orientation.isNull() && orientation.toString() != u"vertical" && !horizontalBars)
+                fail(QStringLiteral("chart.orientation"), QStringLiteral("must be \"vertical\" or \"horizontal\", got ") + describe(orientation));
+            spec.m_bars.horizontal = horizontalBars;
+            const QJsonValue mode = chart.value(QStringLiteral("bar_mode"));
+            if (!mode.isUndefined() && !mode.isNull() && mode.toString() != u"stacked" && mode.toString() != u"grouped")
+                fail(QStringLiteral("chart.bar_mode"), QStringLiteral("must be \"stacked\" or \"grouped\", got ") + describe(mode));
+            spec.m_bars.grouped = mode.toString() == u"grouped";
         }
 
         const QJsonArray elements = requireArray(chart, QStringLiteral("elements"), QStringLiteral("chart"));
@@ -381,7 +676,10 @@ public:
         case ChartType::Bar: parseBars(elements); break;
         case ChartType::Pie: parseSlices(elements); break;
         case ChartType::BoxAndWhisker: parseBoxes(elements); break;
+        case ChartType::Composite: parseChildren(chart, elements); break;
         }
+        if (spec.hasRightAxis() && !pointChart)
+            fail(QStringLiteral("chart.elements"), QStringLiteral("only line and scatter series can use the right y axis"));
     }
 };
 
@@ -404,8 +702,17 @@ QString ChartSpec::typeName() const
     case ChartType::Bar: return QStringLiteral("bar");
     case ChartType::Pie: return QStringLiteral("pie");
     case ChartType::BoxAndWhisker: return QStringLiteral("box_and_whisker");
+    case ChartType::Composite: return QStringLiteral("composite_chart");
     }
     return QString();
+}
+
+bool ChartSpec::hasRightAxis() const
+{
+    for (const ChartSeries& s : m_series)
+        if (s.rightAxis)
+            return true;
+    return false;
 }
 
 bool ChartSpec::isEmpty() const
@@ -420,6 +727,11 @@ bool ChartSpec::isEmpty() const
     case ChartType::Bar: return m_bars.categories.isEmpty();
     case ChartType::Pie: return m_slices.isEmpty();
     case ChartType::BoxAndWhisker: return m_boxes.isEmpty();
+    case ChartType::Composite:
+        for (const ChartSpec& c : m_children)
+            if (!c.isEmpty())
+                return false;
+        return true;
     }
     return true;
 }
@@ -431,8 +743,17 @@ qsizetype ChartSpec::valueCount(const QJsonObject& chart)
     const QJsonArray elements = chart.value(QStringLiteral("elements")).toArray();
     if (type == u"line" || type == u"scatter") {
         qsizetype n = 0;
+        for (const QJsonValue& e : elements) {
+            const QJsonObject o = e.toObject();
+            n += o.value(QStringLiteral("points")).toArray().size() + o.value(QStringLiteral("error_x")).toArray().size()
+                 + o.value(QStringLiteral("error_y")).toArray().size();
+        }
+        return n;
+    }
+    if (type == u"composite_chart" || type == u"superchart") {
+        qsizetype n = 0;
         for (const QJsonValue& e : elements)
-            n += e.toObject().value(QStringLiteral("points")).toArray().size();
+            n += valueCount(e.toObject()); // one level: a composite in a composite is refused
         return n;
     }
     if (type == u"box_and_whisker") {
@@ -442,6 +763,18 @@ qsizetype ChartSpec::valueCount(const QJsonObject& chart)
         return n;
     }
     return elements.size();
+}
+
+qsizetype ChartSpec::elementCount(const QJsonObject& chart)
+{
+    const QString type = chart.value(QStringLiteral("type")).toString();
+    const QJsonArray elements = chart.value(QStringLiteral("elements")).toArray();
+    if (type != u"composite_chart" && type != u"superchart")
+        return elements.size();
+    qsizetype n = 0;
+    for (const QJsonValue& e : elements)
+        n += 1 + e.toObject().value(QStringLiteral("elements")).toArray().size();
+    return n;
 }
 
 QJsonObject ChartSpec::toJson() const
@@ -477,53 +810,111 @@ QJsonObject ChartSpec::toJson(const QList<QJsonArray>& sharedPoints) const
         o.insert(QStringLiteral("x_label"), m_xLabel);
     if (!m_yLabel.isEmpty())
         o.insert(QStringLiteral("y_label"), m_yLabel);
+    if (m_type != ChartType::Composite) {
+        insertAxis(o, QStringLiteral("x"), m_xAxis);
+        insertAxis(o, QStringLiteral("y"), m_yAxis);
+        if (hasRightAxis()) {
+            insertAxis(o, QStringLiteral("y2"), m_y2Axis);
+            if (!m_y2Label.isEmpty())
+                o.insert(QStringLiteral("y2_label"), m_y2Label);
+        }
+    }
     QJsonArray elements;
     switch (m_type) {
     case ChartType::Line:
     case ChartType::Scatter:
-        o.insert(QStringLiteral("x_scale"), m_datetimeX ? QJsonValue(QStringLiteral("datetime")) : QJsonValue());
+        if (m_datetimeX)
+            o.insert(QStringLiteral("x_scale"), QStringLiteral("datetime"));
+        else if (!o.contains(QStringLiteral("x_scale")))
+            o.insert(QStringLiteral("x_scale"), QJsonValue());
         for (qsizetype k = 0; k < m_series.size(); ++k) {
             const ChartSeries& s = m_series[k];
-            QJsonArray points;
+            QJsonObject element{{QStringLiteral("label"), s.label}};
             if (k < sharedPoints.size() && !sharedPoints[k].isEmpty()) {
-                elements.append(QJsonObject{{QStringLiteral("label"), s.label}, {QStringLiteral("points"), sharedPoints[k]}});
-                continue;
+                element.insert(QStringLiteral("points"), sharedPoints[k]);
+            } else {
+                QJsonArray points;
+                for (size_t i = 0; i < s.xs.size(); ++i) {
+                    const QJsonValue x = categoryX() ? QJsonValue(m_xCategories.at(qsizetype(s.xs[i])))
+                                                     : QJsonValue(s.xs[i]);
+                    points.append(QJsonArray{x, numberOrNull(s.ys[i])});
+                }
+                element.insert(QStringLiteral("points"), points);
             }
-            for (size_t i = 0; i < s.xs.size(); ++i) {
-                const QJsonValue x = categoryX() ? QJsonValue(m_xCategories.at(qsizetype(s.xs[i])))
-                                                 : QJsonValue(s.xs[i]);
-                points.append(QJsonArray{x, numberOrNull(s.ys[i])});
-            }
-            elements.append(QJsonObject{{QStringLiteral("label"), s.label}, {QStringLiteral("points"), points}});
+            if (!s.color.isEmpty())
+                element.insert(QStringLiteral("color"), s.color);
+            static const char* const modes[] = {nullptr, "lines", "markers", "lines+markers"};
+            if (s.mode != ChartSeries::Mode::Default)
+                element.insert(QStringLiteral("mode"), QString::fromLatin1(modes[int(s.mode)]));
+            if (s.rightAxis)
+                element.insert(QStringLiteral("y_axis"), QStringLiteral("right"));
+            if (!s.errorX.isEmpty())
+                element.insert(QStringLiteral("error_x"), errorsJson(s.errorX));
+            if (!s.errorY.isEmpty())
+                element.insert(QStringLiteral("error_y"), errorsJson(s.errorY));
+            elements.append(element);
         }
         break;
     case ChartType::Bar:
+        if (m_bars.horizontal)
+            o.insert(QStringLiteral("orientation"), QStringLiteral("horizontal"));
+        if (m_bars.grouped)
+            o.insert(QStringLiteral("bar_mode"), QStringLiteral("grouped"));
         for (qsizetype g = 0; g < m_bars.groups.size(); ++g)
             for (qsizetype c = 0; c < m_bars.categories.size(); ++c) {
                 const double v = m_bars.values[size_t(g)][size_t(c)];
                 if (std::isnan(v))
                     continue;
-                elements.append(QJsonObject{{QStringLiteral("label"), m_bars.categories[c]},
-                                            {QStringLiteral("group"), m_bars.groups[g]},
-                                            {QStringLiteral("value"), v}});
+                QJsonObject bar{{QStringLiteral("label"), m_bars.categories[c]},
+                                {QStringLiteral("group"), m_bars.groups[g]},
+                                {QStringLiteral("value"), v}};
+                if (!m_bars.colors.value(g).isEmpty())
+                    bar.insert(QStringLiteral("color"), m_bars.colors.value(g));
+                if (!m_bars.errors.empty()) {
+                    const ChartErrors& e = m_bars.errors[size_t(g)];
+                    if (!std::isnan(e.minus[size_t(c)]) || !std::isnan(e.plus[size_t(c)]))
+                        bar.insert(QStringLiteral("error"), QJsonArray{numberOrNull(e.minus[size_t(c)]), numberOrNull(e.plus[size_t(c)])});
+                }
+                elements.append(bar);
             }
         break;
     case ChartType::Pie:
-        for (const ChartSlice& s : m_slices)
-            elements.append(QJsonObject{{QStringLiteral("label"), s.label}, {QStringLiteral("angle"), s.value}});
+        for (const ChartSlice& s : m_slices) {
+            QJsonObject slice{{QStringLiteral("label"), s.label}, {QStringLiteral("angle"), s.value},
+                              {QStringLiteral("radius"), s.radius}};
+            if (!s.color.isEmpty())
+                slice.insert(QStringLiteral("color"), s.color);
+            elements.append(slice);
+        }
         break;
     case ChartType::BoxAndWhisker:
         for (const ChartBox& b : m_boxes) {
             QJsonArray outliers;
             for (double v : b.outliers)
                 outliers.append(v);
-            elements.append(QJsonObject{{QStringLiteral("label"), b.label},
-                                        {QStringLiteral("min"), b.min},
-                                        {QStringLiteral("first_quartile"), b.firstQuartile},
-                                        {QStringLiteral("median"), b.median},
-                                        {QStringLiteral("third_quartile"), b.thirdQuartile},
-                                        {QStringLiteral("max"), b.max},
-                                        {QStringLiteral("outliers"), outliers}});
+            QJsonObject box{{QStringLiteral("label"), b.label},
+                            {QStringLiteral("min"), b.min},
+                            {QStringLiteral("first_quartile"), b.firstQuartile},
+                            {QStringLiteral("median"), b.median},
+                            {QStringLiteral("third_quartile"), b.thirdQuartile},
+                            {QStringLiteral("max"), b.max},
+                            {QStringLiteral("outliers"), outliers}};
+            if (!b.color.isEmpty())
+                box.insert(QStringLiteral("color"), b.color);
+            elements.append(box);
+        }
+        break;
+    case ChartType::Composite:
+        o.insert(QStringLiteral("rows"), m_rows);
+        o.insert(QStringLiteral("columns"), m_columns);
+        for (qsizetype i = 0; i < m_children.size(); ++i) {
+            QJsonObject child = m_children[i].toJson();
+            const ChartCell& c = m_cells[i];
+            child.insert(QStringLiteral("layout"), QJsonObject{{QStringLiteral("row"), c.row},
+                                                               {QStringLiteral("column"), c.column},
+                                                               {QStringLiteral("row_span"), c.rowSpan},
+                                                               {QStringLiteral("column_span"), c.columnSpan}});
+            elements.append(child);
         }
         break;
     }

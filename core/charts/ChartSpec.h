@@ -12,32 +12,70 @@
 
 namespace sandpad {
 
-enum class ChartType { Line, Scatter, Bar, Pie, BoxAndWhisker };
+enum class ChartType { Line, Scatter, Bar, Pie, BoxAndWhisker, Composite };
+
+// How a value axis maps numbers: "linear", "log" or "symlog" (linear within ±linthresh).
+enum class ChartScale { Linear, Log, Symlog };
+
+// What a chart says about one of its axes beyond its kind (all optional; matplotlib's extracted
+// figures set them, hand-written dictionaries rarely do).
+struct ChartAxis {
+    ChartScale scale = ChartScale::Linear;
+    double linthresh = 1;                  // symlog only
+    std::optional<std::pair<double, double>> limits; // `*_lim`: the view the figure showed
+    std::vector<double> ticks;             // `*_ticks`: positions (epoch ms on a datetime x)
+    QStringList tickLabels;                // `*_tick_labels`: as drawn, one per tick (or none)
+    QString unit;                          // `*_unit`
+};
+
+// An error bar's extent below and above a value; NaN where there is none.
+struct ChartErrors {
+    std::vector<double> minus, plus;
+    bool isEmpty() const { return minus.empty(); }
+};
 
 // One line or scatter series. xs are numbers, epoch milliseconds (datetime x) or indices into
 // ChartSpec::xCategories() (string x); a NaN y is a gap (the wrapper turns NaN into null).
 struct ChartSeries {
+    enum class Mode { Default, Lines, Markers, LinesAndMarkers }; // Default: by the chart's type
     QString label;
     std::vector<double> xs;
     std::vector<double> ys;
+    QString color;          // "#rrggbb", or empty for the palette's
+    Mode mode = Mode::Default;
+    bool rightAxis = false; // `"y_axis": "right"`: drawn against the second y axis (twinx)
+    ChartErrors errorX, errorY; // per point, or empty
 };
 
-// Bar chart: `label` is the category on the x axis, `group` the series; groups stack.
+// Bar chart: `label` is the category on the x axis, `group` the series; groups stack unless
+// `bar_mode` is "grouped" (side by side). `orientation` "horizontal" puts categories on y.
 struct ChartBars {
     QStringList categories;                   // in order of first appearance
     QStringList groups;                       // in order of first appearance
     std::vector<std::vector<double>> values;  // [group][category]; NaN where a group has no bar
+    std::vector<ChartErrors> errors;          // [group], per category; empty when none has one
+    QStringList colors;                       // per group, "#rrggbb" or empty
+    bool horizontal = false;
+    bool grouped = false;
 };
 
 struct ChartSlice {
     QString label;
     double value = 0; // `angle` (E2B/Daytona) or `value`
+    double radius = 1;
+    QString color;
 };
 
 struct ChartBox {
     QString label;
     double min = 0, firstQuartile = 0, median = 0, thirdQuartile = 0, max = 0;
     std::vector<double> outliers;
+    QString color;
+};
+
+// Where a composite chart's element sits in its grid (matplotlib's subplot spec).
+struct ChartCell {
+    int row = 0, column = 0, rowSpan = 1, columnSpan = 1;
 };
 
 struct ChartParseResult;
@@ -58,6 +96,8 @@ public:
     // How many values parse() would count, without checking anything: cheap, so that a caller can
     // refuse a run's charts by their total before parsing any of them.
     static qsizetype valueCount(const QJsonObject& chart);
+    // How many elements parse() would count (a composite's are those of its charts), as cheaply.
+    static qsizetype elementCount(const QJsonObject& chart);
 
     ChartType type() const { return m_type; }
     QString typeName() const;
@@ -74,6 +114,19 @@ public:
     const ChartBars& bars() const { return m_bars; }
     const QList<ChartSlice>& slices() const { return m_slices; }
     const QList<ChartBox>& boxes() const { return m_boxes; }
+
+    // Axes: x and y, and the second y axis of twin axes (line and scatter series with rightAxis).
+    const ChartAxis& xAxis() const { return m_xAxis; }
+    const ChartAxis& yAxis() const { return m_yAxis; }
+    const ChartAxis& y2Axis() const { return m_y2Axis; }
+    const QString& y2Label() const { return m_y2Label; }
+    bool hasRightAxis() const;
+
+    // Composite: the charts of a figure with several axes, each in its cell of a rows x columns grid.
+    const QList<ChartSpec>& children() const { return m_children; }
+    const QList<ChartCell>& cells() const { return m_cells; }
+    int rows() const { return m_rows; }
+    int columns() const { return m_columns; }
 
     bool isEmpty() const;
 
@@ -95,6 +148,11 @@ private:
     ChartBars m_bars;
     QList<ChartSlice> m_slices;
     QList<ChartBox> m_boxes;
+    ChartAxis m_xAxis, m_yAxis, m_y2Axis;
+    QString m_y2Label;
+    QList<ChartSpec> m_children;
+    QList<ChartCell> m_cells;
+    int m_rows = 1, m_columns = 1;
     std::vector<bool> m_pointsNormal; // per series: its "points" list as parsed is already normal
 
     QJsonObject toJson(const QList<QJsonArray>& sharedPoints) const; // per series, or empty

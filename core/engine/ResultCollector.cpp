@@ -44,7 +44,7 @@ QString ResultCollector::collect(const RuntimeProgram& program, Sandbox& sandbox
     for (const WrapperChartRef& ref : std::as_const(parsed->charts)) {
         if (ref.kind == WrapperChartRef::Kind::Interactive) {
             values += ChartSpec::valueCount(ref.spec);
-            elements += ref.spec.value(QStringLiteral("elements")).toArray().size();
+            elements += ChartSpec::elementCount(ref.spec);
         }
     }
     if (elements > L::chartElementsPerRun)
@@ -55,6 +55,9 @@ QString ResultCollector::collect(const RuntimeProgram& program, Sandbox& sandbox
                             .arg(L::countText(values), L::countText(L::chartValuesPerRun)));
 
     // Nothing goes into `result` until every check has passed: a refused result is not half kept.
+    // Charts extracted from figures share what is left of the run's budget; one that does not
+    // fit (or does not validate) is dropped and its figure stays a PNG only: never an error.
+    qint64 extractedValues = values, extractedElements = elements;
     QList<RunChart> charts;
     QStringList chartProblems;
     if (parsed->chartError)
@@ -88,6 +91,17 @@ QString ResultCollector::collect(const RuntimeProgram& program, Sandbox& sandbox
             RunChart chart;
             chart.kind = RunChart::Kind::Png;
             chart.png = *png;
+            if (!ref.spec.isEmpty()) {
+                const qint64 v = ChartSpec::valueCount(ref.spec), e = ChartSpec::elementCount(ref.spec);
+                if (extractedValues + v <= L::chartValuesPerRun && extractedElements + e <= L::chartElementsPerRun) {
+                    const ChartParseResult spec = ChartSpec::parse(ref.spec);
+                    if (spec.ok()) {
+                        chart.spec = spec.spec->toJson(std::move(ref.spec));
+                        extractedValues += v;
+                        extractedElements += e;
+                    }
+                }
+            }
             charts << chart;
         } else {
             const ChartParseResult spec = ChartSpec::parse(ref.spec);

@@ -147,8 +147,9 @@ bool RunHistory::save(const ExecutionResult& r)
             q.addBindValue(png ? QStringLiteral("png") : QStringLiteral("interactive"));
             q.addBindValue(png ? QVariant(c.png) : QVariant(QMetaType(QMetaType::QByteArray)));
             // The one serialization of the chart a run makes.
-            q.addBindValue(png ? nullString()
-                               : sqlText(QString::fromUtf8(QJsonDocument(c.spec).toJson(QJsonDocument::Compact))));
+            // A PNG's spec is the chart extracted from its figure, when there is one.
+            q.addBindValue(c.spec.isEmpty() ? nullString()
+                                            : sqlText(QString::fromUtf8(QJsonDocument(c.spec).toJson(QJsonDocument::Compact))));
             if (!q.exec())
                 return fail(q);
         }
@@ -219,7 +220,7 @@ void RunHistory::loadCharts(ExecutionResult& r) const
         chart.kind = c.value(0).toString() == u"png" ? RunChart::Kind::Png : RunChart::Kind::Interactive;
         chart.png = c.value(1).toByteArray();
         // The one parse of a stored chart: the notebook and the chart pane share this object.
-        if (chart.kind == RunChart::Kind::Interactive)
+        if (!c.value(2).isNull())
             chart.spec = QJsonDocument::fromJson(c.value(2).toString().toUtf8()).object();
         r.charts.append(chart);
     }

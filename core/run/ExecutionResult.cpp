@@ -95,10 +95,13 @@ QJsonObject ExecutionResult::toJson() const
     }
     QJsonArray chartArray;
     for (const RunChart& chart : charts) {
-        if (chart.kind == RunChart::Kind::Png)
-            chartArray.append(QJsonObject{{QStringLiteral("format"), QStringLiteral("png")},
-                                          {QStringLiteral("base64"), QString::fromLatin1(chart.png.toBase64())}});
-        else
+        if (chart.kind == RunChart::Kind::Png) {
+            QJsonObject png{{QStringLiteral("format"), QStringLiteral("png")},
+                            {QStringLiteral("base64"), QString::fromLatin1(chart.png.toBase64())}};
+            if (!chart.spec.isEmpty())
+                png.insert(QStringLiteral("chart"), chart.spec); // extracted from the figure
+            chartArray.append(png);
+        } else
             chartArray.append(chart.spec);
     }
     o[QStringLiteral("charts")] = chartArray;

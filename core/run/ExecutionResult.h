@@ -25,11 +25,14 @@ struct RunError {
 };
 
 // One chart of a run: a matplotlib PNG, or an interactive chart dictionary validated by ChartSpec.
+// A PNG may carry the chart extracted from its figure too (shown interactive, the PNG kept).
 struct RunChart {
     enum class Kind { Png, Interactive };
     Kind kind = Kind::Png;
     QByteArray png;          // Kind::Png
-    QJsonObject spec;        // Kind::Interactive: the normalized chart dictionary
+    QJsonObject spec;        // Kind::Interactive: the normalized chart dictionary; Kind::Png:
+                             // the normalized chart extracted from the figure, or empty
+    bool hasInteractive() const { return kind == Kind::Interactive || !spec.isEmpty(); }
 };
 
 struct ExecutionResult {

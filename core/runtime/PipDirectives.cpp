@@ -9,7 +9,7 @@ const QStringList& PipDirectives::basePackages()
 {
     static const QStringList base{QStringLiteral("matplotlib"), QStringLiteral("pandas"),
                                   QStringLiteral("numpy"), QStringLiteral("sympy"),
-                                  QStringLiteral("yfinance")};
+                                  QStringLiteral("plotly"), QStringLiteral("yfinance")};
     return base;
 }
 

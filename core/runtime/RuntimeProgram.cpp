@@ -30,6 +30,20 @@ QByteArray RuntimeProgram::wrapperSource(Language language)
     return file.readAll();
 }
 
+QList<SandboxFile> RuntimeProgram::supportFiles(Language language, const QString& workDir)
+{
+    if (language != Language::Python)
+        return {};
+    initRuntimeResources();
+    QFile file(QStringLiteral(":/sandpad/runtime/chart_extract.py"));
+    if (!file.open(QIODevice::ReadOnly))
+        return {}; // figures stay PNG only
+    QString dir = workDir;
+    while (dir.size() > 1 && dir.endsWith(u'/'))
+        dir.chop(1);
+    return {SandboxFile{dir + QStringLiteral("/chart_extract.py"), file.readAll(), 0644}};
+}
+
 RuntimeProgram RuntimeProgram::build(const Input& input)
 {
     RuntimeProgram program;
@@ -72,6 +86,7 @@ RuntimeProgram RuntimeProgram::build(const Input& input)
         SandboxFile{codePath, code.toUtf8(), 0644},
         SandboxFile{manifestPath, QJsonDocument(manifest).toJson(QJsonDocument::Compact), 0644},
     };
+    program.files += supportFiles(input.language, workDir);
     const QString interpreter = !input.interpreter.isEmpty()
         ? input.interpreter : (python ? QStringLiteral("python3") : QStringLiteral("node"));
     program.command.argv = {interpreter, wrapperPath, manifestPath};

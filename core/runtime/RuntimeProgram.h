@@ -12,7 +12,7 @@ namespace sandpad {
 // A snippet turned into what a sandbox runs (docs/runtime-protocol.md): the wrapper, the user's
 // program and manifest.json to place in the work dir, and the one command to run.
 struct RuntimeProgram {
-    QList<SandboxFile> files;   // wrapper.py|.mjs, main.py|.mjs, manifest.json
+    QList<SandboxFile> files;   // wrapper.py|.mjs, main.py|.mjs, manifest.json, supportFiles()
     SandboxCommand command;     // argv, cwd and env; the caller sets timeoutMs
     QString outDir;             // W/out: where result.json and chart files appear
     QString resultPath;         // W/out/result.json
@@ -38,6 +38,9 @@ struct RuntimeProgram {
 
     // The wrapper source compiled into the binary (":/sandpad/runtime/wrapper.py" / ".mjs").
     static QByteArray wrapperSource(Language language);
+    // The modules placed beside the wrapper in workDir (Python: chart_extract.py), on the cold
+    // and the pre-started path alike.
+    static QList<SandboxFile> supportFiles(Language language, const QString& workDir);
 };
 
 } // namespace sandpad

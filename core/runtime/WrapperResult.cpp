@@ -150,6 +150,10 @@ std::optional<WrapperResult> WrapperResult::parse(const QByteArray& json, QStrin
             ref.file = c.value(QStringLiteral("file")).toString();
             if (!safeName.match(ref.file).hasMatch() || ref.file.contains(QStringLiteral("..")))
                 return invalid(problem, where + QStringLiteral(" needs a plain \"file\" name"));
+            const QJsonValue extracted = c.value(QStringLiteral("spec"));
+            if (!extracted.isUndefined() && !extracted.isNull() && !extracted.isObject())
+                return invalid(problem, where + QStringLiteral(" has a \"spec\" that is not an object"));
+            ref.spec = extracted.toObject();
         } else if (kind == u"interactive") {
             ref.kind = WrapperChartRef::Kind::Interactive;
             const QJsonValue spec = c.value(QStringLiteral("spec"));

@@ -19,7 +19,8 @@ struct WrapperChartRef {
     enum class Kind { Png, Interactive };
     Kind kind = Kind::Png;
     QString file;       // Kind::Png: a plain file name in the wrapper's out_dir, e.g. "chart-1.png"
-    QJsonObject spec;   // Kind::Interactive: the `chart` dictionary as the wrapper sent it
+    QJsonObject spec;   // Kind::Interactive: the `chart` dictionary as the wrapper sent it;
+                        // Kind::Png: the chart extracted from the figure, or empty
 };
 
 struct WrapperResult {

@@ -164,6 +164,19 @@ def _patch_pyplot(module):
     figure_module = sys.modules.get("matplotlib.figure")
     if figure_module is not None:
         figure_module.Figure.show = _noop_show
+    extract = _COLD._chart_extract()
+    if extract is not None:
+        extract.install(module)  # box plots keep their statistics for chart extraction
+
+
+def _patch_plotly(module):
+    # fig.show() keeps the figure (no browser): it becomes a chart after the run.
+    def show(self, *args, **kwargs):
+        _PLOTLY_SHOWN.append(self)
+    module.BaseFigure.show = show
+
+
+_PLOTLY_SHOWN = []
 
 
 class _ImportHook:
@@ -355,6 +368,38 @@ def _tight_png_by_cropping(figure):
     return buffer.getvalue()
 
 
+_CHART_EXTRACT = []
+
+
+def _chart_extract():
+    """chart_extract.py, shipped beside this file (docs/runtime-protocol.md), or None."""
+    if not _CHART_EXTRACT:
+        module = None
+        try:
+            path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "chart_extract.py")
+            with open(path, "rb") as f:
+                source = f.read()
+            module = types.ModuleType("_sandpad_chart_extract")
+            module.__file__ = path
+            exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
+        except Exception:
+            module = None  # figures stay PNG only
+        _CHART_EXTRACT.append(module)
+    return _CHART_EXTRACT[0]
+
+
+def _extracted_spec(figure):
+    # After the PNG: the figure is drawn, so its tick labels are what the picture shows.
+    extract = _chart_extract()
+    if extract is None:
+        return None
+    chart = extract.figure_chart(figure)
+    if chart is None:
+        return None
+    text, error = _chart_json(chart)
+    return _RawJSON(text) if text is not None else None
+
+
 def _save_figures(emit_png):
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is None:
@@ -366,15 +411,50 @@ def _save_figures(emit_png):
         return []
     for number in numbers:
         try:
-            png = _png_bytes(pyplot.figure(number))
+            figure = pyplot.figure(number)
+            png = _png_bytes(figure)
         except Exception as exc:
             sys.stderr.write("Sandpad: could not save figure %s: %s: %s\n"
                              % (number, type(exc).__name__, exc))
             continue
         file_name = "chart-%d.png" % (len(charts) + 1)
         emit_png(file_name, png)
-        charts.append({"kind": "png", "file": file_name})
+        entry = {"kind": "png", "file": file_name}
+        try:
+            spec = _extracted_spec(figure)
+        except Exception:
+            spec = None  # never lose the picture over its chart
+        if spec is not None:
+            entry["spec"] = spec
+        charts.append(entry)
     return charts
+
+
+def _plotly_charts(namespace, shown):
+    """Interactive charts of the plotly figures shown or left in variables, and notes."""
+    extract = _chart_extract()
+    if extract is None:
+        return [], []
+    figures, seen = [], set()
+    for value in list(shown) + list(namespace.values()):
+        if id(value) not in seen and extract.is_plotly_figure(value):
+            seen.add(id(value))
+            figures.append(value)
+    charts, notes = [], []
+    for figure in figures:
+        try:
+            chart, note = extract.plotly_chart(figure)
+        except Exception as exc:
+            chart, note = None, "This plotly figure is not shown: %s: %s" % (type(exc).__name__, exc)
+        if chart is not None:
+            text, error = _chart_json(chart)
+            if text is not None:
+                charts.append({"kind": "interactive", "spec": _RawJSON(text)})
+            else:
+                notes.append(error)
+        elif note:
+            notes.append(note)
+    return charts, notes
 
 
 def _pip_install(packages, pip_args, target):
@@ -640,6 +720,10 @@ def main(argv):
     hook = _ImportHook()
     if "matplotlib.pyplot" not in sys.modules:  # a warm start has patched it already
         hook.patches["matplotlib.pyplot"] = _patch_pyplot
+    if "plotly.basedatatypes" not in sys.modules:
+        hook.patches["plotly.basedatatypes"] = _patch_plotly
+    else:
+        _patch_plotly(sys.modules["plotly.basedatatypes"])
     sys.meta_path.insert(0, hook)
     _utf8_streams()
     flusher = _Flusher()
@@ -663,6 +747,11 @@ def main(argv):
         namespace, error = _run_user_code(source, title, code_path)
 
     charts = _COLD._save_figures(channel.emit) if _has_figures() else []
+    if "plotly.basedatatypes" in sys.modules:
+        more, notes = _COLD._plotly_charts(namespace, _PLOTLY_SHOWN)
+        charts += more
+        for note in notes:
+            sys.stderr.write("Sandpad: %s\n" % note)
     chart_error = None
     chart = namespace.get("chart")
     if isinstance(chart, dict):

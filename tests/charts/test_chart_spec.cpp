@@ -100,6 +100,98 @@ private slots:
         const auto bad = ChartSpec::parse(obj(R"({"type": "box_and_whisker", "elements": [{"label": "a", "min": 1, "first_quartile": 2, "median": 3, "max": 5}]})"));
         QCOMPARE(bad.error, QStringLiteral("chart.elements[0]: missing \"third_quartile\""));
     }
+    // What the wrapper extracts from matplotlib figures (docs/runtime-protocol.md). Colours are
+    // written "\u0023rrggbb" in the raw strings below: a '#' in a raw string of several lines makes
+    // moc (Qt 6.4) skip the whole file.
+    void extractedFields()
+    {
+        const auto r = ChartSpec::parse(obj(R"({"type": "line", "title": "t", "x_scale": "log", "y_scale": "symlog",
+            "y_linthresh": 2, "x_lim": [1, 100], "x_ticks": [1, 10, 100], "x_tick_labels": ["1", "10", "100"],
+            "x_unit": "s", "y2_label": "right", "y2_scale": "log",
+            "elements": [{"label": "a", "points": [[1, 1], [10, 2]], "color": "\u0023ff0000", "mode": "lines+markers",
+                          "error_y": [0.5, [0.25, 1]]},
+                         {"label": "b", "points": [[1, 5]], "y_axis": "right", "mode": "markers", "error_x": [null]}]})"));
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        const ChartSpec& s = *r.spec;
+        QCOMPARE(s.xAxis().scale, ChartScale::Log);
+        QCOMPARE(s.yAxis().scale, ChartScale::Symlog);
+        QCOMPARE(s.yAxis().linthresh, 2.0);
+        QCOMPARE(s.xAxis().limits->second, 100.0);
+        QCOMPARE(s.xAxis().ticks, (std::vector<double>{1, 10, 100}));
+        QCOMPARE(s.xAxis().tickLabels, (QStringList{"1", "10", "100"}));
+        QCOMPARE(s.xAxis().unit, QStringLiteral("s"));
+        QVERIFY(s.hasRightAxis());
+        QCOMPARE(s.y2Axis().scale, ChartScale::Log);
+        QCOMPARE(s.y2Label(), QStringLiteral("right"));
+        QCOMPARE(s.series()[0].color, QStringLiteral("#ff0000"));
+        QCOMPARE(s.series()[0].mode, ChartSeries::Mode::LinesAndMarkers);
+        QCOMPARE(s.series()[0].errorY.minus, (std::vector<double>{0.5, 0.25}));
+        QCOMPARE(s.series()[0].errorY.plus, (std::vector<double>{0.5, 1}));
+        QVERIFY(std::isnan(s.series()[1].errorX.minus[0]));
+        QVERIFY(s.series()[1].rightAxis);
+        QCOMPARE(ChartSpec::valueCount(s.toJson()), 6); // 3 points, 3 error bars
+        const auto again = ChartSpec::parse(s.toJson());
+        QVERIFY2(again.ok(), qPrintable(again.error));
+        QCOMPARE(again.spec->toJson(), s.toJson());
+    }
+    void barsHorizontalGroupedWithErrors()
+    {
+        const auto r = ChartSpec::parse(obj(R"({"type": "bar", "orientation": "horizontal", "bar_mode": "grouped",
+            "x_scale": "log", "y_scale": "categorical",
+            "elements": [{"label": "a", "group": "g", "value": 2, "color": "\u002300ff00", "error": 0.5},
+                         {"label": "b", "group": "g", "value": 2},
+                         {"label": "a", "group": "h", "value": 3, "error": [1, 2]}]})"));
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        const ChartBars& b = r.spec->bars();
+        QVERIFY(b.horizontal);
+        QVERIFY(b.grouped);
+        QCOMPARE(b.colors, (QStringList{"#00ff00", ""}));
+        QCOMPARE(b.values[0], (std::vector<double>{2, 2})); // equal bars are two bars
+        QCOMPARE(b.errors[0].minus[0], 0.5);
+        QVERIFY(std::isnan(b.errors[0].minus[1]));
+        QCOMPARE(b.errors[1].plus[0], 2.0);
+        QCOMPARE(r.spec->xAxis().scale, ChartScale::Log);
+        const auto again = ChartSpec::parse(r.spec->toJson());
+        QVERIFY2(again.ok(), qPrintable(again.error));
+        QCOMPARE(again.spec->toJson(), r.spec->toJson());
+    }
+    void composite()
+    {
+        const QJsonObject in = obj(R"({"type": "composite_chart", "title": "Two", "rows": 2, "columns": 2, "elements": [
+            {"type": "line", "elements": [{"label": "a", "points": [[0, 1], [1, 2]]}], "layout": {"row": 0, "column": 0, "column_span": 2}},
+            {"type": "pie", "elements": [{"label": "x", "angle": 90, "radius": 1, "color": "\u0023123456"}], "layout": {"row": 1, "column": 1}}]})");
+        const auto r = ChartSpec::parse(in);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.spec->type(), ChartType::Composite);
+        QCOMPARE(r.spec->rows(), 2);
+        QCOMPARE(r.spec->children().size(), 2);
+        QCOMPARE(r.spec->children()[1].slices()[0].color, QStringLiteral("#123456"));
+        QCOMPARE(r.spec->cells()[0].columnSpan, 2);
+        QCOMPARE(r.spec->cells()[1].row, 1);
+        QCOMPARE(ChartSpec::valueCount(in), 3);
+        QCOMPARE(ChartSpec::elementCount(in), 4);
+        const auto again = ChartSpec::parse(r.spec->toJson());
+        QVERIFY2(again.ok(), qPrintable(again.error));
+        QCOMPARE(again.spec->toJson(), r.spec->toJson());
+        // E2B's name, without a layout: laid out in a grid by order.
+        const auto e2b = ChartSpec::parse(obj(R"({"type": "superchart", "elements": [
+            {"type": "line", "elements": []}, {"type": "bar", "elements": []}, {"type": "scatter", "elements": []}]})"));
+        QVERIFY2(e2b.ok(), qPrintable(e2b.error));
+        QCOMPARE(e2b.spec->columns(), 2);
+        QCOMPARE(e2b.spec->rows(), 2);
+        QCOMPARE(e2b.spec->cells()[2].row, 1);
+    }
+    void compositeCountsAgainstTheLimit()
+    {
+        // Two children of 600,000 points each: over the per-chart limit together.
+        QJsonArray points;
+        for (int i = 0; i < 600000; ++i)
+            points.append(QJsonArray{i, i});
+        const QJsonObject line{{"type", "line"}, {"elements", QJsonArray{QJsonObject{{"label", "a"}, {"points", points}}}}};
+        const auto r = ChartSpec::parse(QJsonObject{{"type", "composite_chart"}, {"elements", QJsonArray{line, line}}});
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error, QStringLiteral("chart.elements[1].elements[0].points: the chart has more than 1,000,000 values"));
+    }
     void emptyElementsAllowed()
     {
         const auto r = ChartSpec::parse(obj(R"({"type": "line", "title": "nothing yet", "elements": []})"));
@@ -123,15 +215,29 @@ private slots:
     {
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("error");
-        QTest::newRow("no type") << QByteArray(R"({"elements": []})") << R"(chart: missing "type" (line, scatter, bar, pie or box_and_whisker))";
+        QTest::newRow("no type") << QByteArray(R"({"elements": []})") << R"(chart: missing "type" (line, scatter, bar, pie, box_and_whisker or composite_chart))";
         QTest::newRow("type number") << QByteArray(R"({"type": 3, "elements": []})") << "chart.type: must be a string, got 3";
-        QTest::newRow("unknown type") << QByteArray(R"({"type": "heatmap", "elements": []})") << R"(chart.type: must be one of line, scatter, bar, pie, box_and_whisker, got "heatmap")";
-        QTest::newRow("composite") << QByteArray(R"({"type": "composite_chart", "elements": []})") << "chart.type: composite charts are not supported; return one chart";
+        QTest::newRow("unknown type") << QByteArray(R"({"type": "heatmap", "elements": []})") << R"(chart.type: must be one of line, scatter, bar, pie, box_and_whisker, composite_chart, got "heatmap")";
+        QTest::newRow("composite in composite") << QByteArray(R"({"type": "composite_chart", "elements": [{"type": "superchart", "elements": []}]})") << "chart.elements[0].type: a composite chart cannot hold another";
+        QTest::newRow("composite child") << QByteArray(R"({"type": "composite_chart", "elements": [{"type": "line", "elements": []}, {"type": "bar", "elements": [{"label": "a", "value": "x"}]}]})") << R"(chart.elements[1].elements[0].value: the value must be a number, got "x")";
+        QTest::newRow("composite cell") << QByteArray(R"({"type": "composite_chart", "rows": 1, "columns": 2, "elements": [{"type": "line", "elements": [], "layout": {"row": 1, "column": 0}}]})") << "chart.elements[0].layout: does not fit the 1 x 2 grid";
+        QTest::newRow("composite rows") << QByteArray(R"({"type": "composite_chart", "rows": 0, "elements": []})") << "chart.rows: must be a whole number from 1 to 20, got 0";
+        QTest::newRow("y_scale") << QByteArray(R"({"type": "line", "y_scale": "logit", "elements": []})") << R"(chart.y_scale: must be "linear", "log" or "symlog", got "logit")";
+        QTest::newRow("x_scale log bar") << QByteArray(R"({"type": "bar", "x_scale": "log", "elements": []})") << R"(chart.x_scale: "log" is only for line and scatter charts and horizontal bars)";
+        QTest::newRow("x_lim") << QByteArray(R"({"type": "line", "x_lim": [2, 1], "elements": []})") << "chart.x_lim: needs low < high";
+        QTest::newRow("tick label") << QByteArray(R"({"type": "line", "x_tick_labels": ["a", 2], "elements": []})") << "chart.x_tick_labels[1]: must be a string, got 2";
+        QTest::newRow("color") << QByteArray(R"({"type": "line", "elements": [{"label": "a", "points": [], "color": "red"}]})") << R"(chart.elements[0].color: must be a colour like "#1f77b4", got "red")";
+        QTest::newRow("mode") << QByteArray(R"({"type": "line", "elements": [{"label": "a", "points": [], "mode": "dots"}]})") << R"(chart.elements[0].mode: must be "lines", "markers" or "lines+markers", got "dots")";
+        QTest::newRow("error_y length") << QByteArray(R"({"type": "line", "elements": [{"label": "a", "points": [[1, 2], [2, 3]], "error_y": [0.1]}]})") << "chart.elements[0].error_y: has 1 values for 2 points";
+        QTest::newRow("error_y negative") << QByteArray(R"({"type": "line", "elements": [{"label": "a", "points": [[1, 2]], "error_y": [[-1, 1]]}]})") << "chart.elements[0].error_y[0]: an error bar must not be negative";
+        QTest::newRow("bar error") << QByteArray(R"({"type": "bar", "elements": [{"label": "a", "value": 1, "error": [1, 2, 3]}]})") << "chart.elements[0].error: must be a number or a pair [below, above], got an array of 3 values";
+        QTest::newRow("right axis bar") << QByteArray(R"({"type": "bar", "bar_mode": "side", "elements": []})") << R"(chart.bar_mode: must be "stacked" or "grouped", got "side")";
+        QTest::newRow("orientation") << QByteArray(R"({"type": "bar", "orientation": "diagonal", "elements": []})") << R"(chart.orientation: must be "vertical" or "horizontal", got "diagonal")";
         QTest::newRow("title") << QByteArray(R"({"type": "line", "title": 5, "elements": []})") << "chart.title: must be a string, got 5";
         QTest::newRow("x_label") << QByteArray(R"({"type": "line", "x_label": [], "elements": []})") << "chart.x_label: must be a string, got an array";
         QTest::newRow("no elements") << QByteArray(R"({"type": "line", "title": "t"})") << R"(chart: missing "elements" (a list))";
         QTest::newRow("elements object") << QByteArray(R"({"type": "line", "elements": {}})") << "chart.elements: must be a list, got an object";
-        QTest::newRow("x_scale") << QByteArray(R"({"type": "line", "x_scale": "log", "elements": []})") << R"(chart.x_scale: must be "datetime" or null, got "log")";
+        QTest::newRow("x_scale") << QByteArray(R"({"type": "line", "x_scale": "logit", "elements": []})") << R"(chart.x_scale: must be "linear", "log", "symlog", "datetime", "categorical" or null, got "logit")";
         QTest::newRow("x_scale bar") << QByteArray(R"({"type": "bar", "x_scale": "datetime", "elements": []})") << R"(chart.x_scale: "datetime" is only for line and scatter charts)";
         QTest::newRow("element") << QByteArray(R"({"type": "line", "elements": [1]})") << R"(chart.elements[0]: must be an object with "label" and "points", got 1)";
         QTest::newRow("label") << QByteArray(R"({"type": "line", "elements": [{"label": 1, "points": []}]})") << "chart.elements[0].label: must be a string, got 1";

@@ -161,6 +161,40 @@ private slots:
         QCOMPARE(result.charts[1].spec["type"].toString(), QStringLiteral("bar"));
     }
 
+    // A figure's extracted chart rides on its PNG; one that does not validate or does not fit the
+    // run's chart budget is dropped (the figure stays a picture), never an error.
+    void extractedChartsOnPngs()
+    {
+        FileSandbox sandbox;
+        sandbox.files["chart-1.png"] = qtPng(64, 48);
+        const QJsonObject line{{"type", "line"}, {"elements", QJsonArray{QJsonObject{{"label", "a"}, {"points", QJsonArray{QJsonArray{1, 2}}}}}}};
+        const QJsonObject bad{{"type", "line"}, {"elements", QJsonArray{QJsonObject{{"label", "a"}, {"points", QJsonArray{QJsonArray{1, "x"}}}}}}};
+        // 550,000 + 455,000 points: the second does not fit (result.json stays within its own limits).
+        const auto scatter = [](int n) {
+            QJsonArray points;
+            for (int i = 0; i < n; ++i)
+                points.append(QJsonArray{i, 1});
+            return QJsonObject{{"type", "scatter"}, {"elements", QJsonArray{QJsonObject{{"points", points}}}}};
+        };
+        QJsonArray charts;
+        for (const QJsonObject& spec : {line, bad, scatter(550'000), scatter(455'000)})
+            charts.append(QJsonObject{{"kind", "png"}, {"file", "chart-1.png"}, {"spec", spec}});
+        sandbox.files["result.json"] = resultJson(charts);
+        ExecutionResult result;
+        const QString problem = ResultCollector::collect(m_program, sandbox, result);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QCOMPARE(result.status, RunStatus::Success);
+        QVERIFY(!result.error);
+        QCOMPARE(result.charts.size(), 4);
+        QCOMPARE(result.charts[0].kind, RunChart::Kind::Png);
+        QCOMPARE(result.charts[0].spec["type"].toString(), QStringLiteral("line"));
+        QVERIFY(result.charts[1].spec.isEmpty()); // invalid: dropped
+        QCOMPARE(result.charts[2].spec["type"].toString(), QStringLiteral("scatter"));
+        QVERIFY(result.charts[3].spec.isEmpty()); // over what is left of the 1,000,000 values
+        for (const RunChart& c : result.charts)
+            QCOMPARE(c.png, sandbox.files["chart-1.png"]);
+    }
+
     void keepsAMillionPointLineChart()
     {
         FileSandbox sandbox;

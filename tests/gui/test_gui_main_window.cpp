@@ -211,16 +211,22 @@ private slots:
         QCOMPARE(m_window->chartPane()->chartViewer()->chart().title, QStringLiteral("Revenue by quarter (k$)"));
     }
 
-    void sineWavePngShowsInTheImageView()
+    void sineWaveShowsInteractiveAndAsItsPicture()
     {
         QVERIFY(m_window->openExample(QStringLiteral("sine_wave")));
         QVERIFY(m_window->runAll());
         QVERIFY(waitForIdle(90000));
         RunEntry* entry = lastEntry();
         QVERIFY2(entry->statusText() == QStringLiteral("success"), qPrintable(entry->run()->result().message));
-        QCOMPARE(m_window->chartPane()->count(), 1);
-        QCOMPARE(m_window->chartPane()->currentView(), static_cast<QWidget*>(m_window->chartPane()->pngView()));
-        QVERIFY(m_window->chartPane()->pngView()->hasImage());
+        ChartPane* pane = m_window->chartPane();
+        QCOMPARE(pane->count(), 1);
+        // The figure's chart was extracted: interactive first, its PNG one click away.
+        QCOMPARE(pane->charts().first().kind, RunChart::Kind::Png);
+        QCOMPARE(pane->currentView(), static_cast<QWidget*>(pane->chartViewer()));
+        QCOMPARE(pane->chartViewer()->chart().title, QStringLiteral("Sine Wave"));
+        pane->setShowInteractive(false);
+        QCOMPARE(pane->currentView(), static_cast<QWidget*>(pane->pngView()));
+        QVERIFY(pane->pngView()->hasImage());
     }
 
     void restartListsPreviousRuns()

@@ -193,6 +193,17 @@ private slots:
                 QCOMPARE(warm.charts[i].png, cold.charts[i].png); // and the bytes
             }
         }
+        // The figure's interactive chart is extracted on both paths (chart_extract.py is placed
+        // when the sandbox is pre-started, and the box-plot hook installed at warm-up).
+        if (QByteArray(QTest::currentDataTag()) == "sine-wave PNG") {
+            QVERIFY2(!warm.charts.isEmpty() && !warm.charts[0].spec.isEmpty(), qPrintable(both));
+            QCOMPARE(warm.charts[0].spec.value("type").toString(), QStringLiteral("line"));
+        }
+        if (QByteArray(QTest::currentDataTag()) == "figures and fonts start fresh") {
+            QCOMPARE(warm.charts.size(), 2);
+            QCOMPARE(warm.charts[0].spec.value("type").toString(), QStringLiteral("composite_chart"));
+            QCOMPARE(warm.charts[1].spec.value("type").toString(), QStringLiteral("scatter"));
+        }
     }
 
     void cpuLimitCountsFromTheJob()

@@ -188,8 +188,12 @@ private slots:
             Language::Python, QStringLiteral("!pip install requests numpy\nprint(1)\n"), QStringLiteral("My Notebook"),
             QStringLiteral("/sandpad/"), QStringLiteral("/usr/bin/python3"), {QStringLiteral("--no-index")}});
         QVERIFY2(p.ok(), qPrintable(p.error));
-        QCOMPARE(p.files.size(), 3);
+        QCOMPARE(p.files.size(), 4);
         QCOMPARE(p.files[0].path, QStringLiteral("/sandpad/wrapper.py"));
+        // The chart extraction module beside the wrapper (the pre-started path places the same).
+        QCOMPARE(p.files[3].path, QStringLiteral("/sandpad/chart_extract.py"));
+        QCOMPARE(p.files[3].content, RuntimeProgram::supportFiles(Language::Python, QStringLiteral("/sandpad")).value(0).content);
+        QVERIFY(p.files[3].content.contains("def figure_chart"));
         QVERIFY(p.files[0].content.contains("SANDPAD_RESULT_FD"));
         QCOMPARE(p.files[1].path, QStringLiteral("/sandpad/main.py"));
         QCOMPARE(p.files[1].content, QByteArray("\nprint(1)\n"));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QColor>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -9,19 +10,45 @@ namespace sandpad {
 
 // A chart dictionary turned into plain numbers, ready for drawing. Produced by ChartSpecAdapter.
 struct ChartData {
-    enum class Type { Line, Scatter, Bar, Pie, Box };
+    enum class Type { Line, Scatter, Bar, Pie, Box, Composite };
     enum class XAxis { Numeric, Category, DateTime };
+
+    enum class Scale { Linear, Log, Symlog };
+    enum class Mode { Default, Lines, Markers, LinesAndMarkers };
 
     struct Series {
         QString label;
         QVector<double> keys;    // seconds since epoch (DateTime), category index (Category), or x
         QVector<double> values;
         bool sorted = true;      // keys ascending: drawable as a QCPGraph as they are
+        QColor color;            // invalid: the palette's
+        Mode mode = Mode::Default;
+        bool rightAxis = false;  // against the second y axis (twin axes)
+        QVector<double> errorMinus, errorPlus; // y error bars per point (bars: per key), or empty
+    };
+
+    // A value axis: its scale, the view the figure showed, and tick labels that are not numbers.
+    struct Axis {
+        Scale scale = Scale::Linear;
+        double linthresh = 1;
+        bool hasLimits = false;
+        double lower = 0, upper = 1;
+        QVector<double> ticks;
+        QStringList tickLabels;  // only when they say more than the numbers (custom labels)
     };
 
     Type type = Type::Line;
     XAxis xAxis = XAxis::Numeric;
-    QString title, xLabel, yLabel;
+    QString title, xLabel, yLabel, y2Label;
+    Axis x, y, y2;
+    bool horizontal = false;     // bar: categories on the vertical axis
+    bool grouped = false;        // bar: groups side by side instead of stacked
+    QList<QColor> sliceColors;   // pie, per slice (invalid: the palette's)
+    // Composite: one chart per cell of a rows x columns grid.
+    struct Cell { int row = 0, column = 0, rowSpan = 1, columnSpan = 1; };
+    QList<ChartData> children;
+    QList<Cell> cells;
+    int rows = 1, columns = 1;
     QStringList categories;      // Category axis (line/scatter) or bar labels, first appearance order
     QList<Series> series;        // line/scatter: one per element; bar: one per group, keys = category index;
                                  // pie: one series, values = slice sizes, categories = slice labels

@@ -9,7 +9,10 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPainter>
+#include <QButtonGroup>
+#include <QHBoxLayout>
 #include <QStackedWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace sandpad {
@@ -38,6 +41,29 @@ ChartPane::ChartPane(QWidget* parent)
     connect(m_strip, &QListWidget::currentRowChanged, this, &ChartPane::selectChart);
     layout->addWidget(m_strip);
 
+    m_toggle = new QWidget(this);
+    auto* toggleLayout = new QHBoxLayout(m_toggle);
+    toggleLayout->setContentsMargins(4, 0, 4, 0);
+    toggleLayout->setSpacing(0);
+    auto* group = new QButtonGroup(m_toggle);
+    const auto makeButton = [&](const QString& text, const QString& tip) {
+        auto* b = new QToolButton(m_toggle);
+        b->setText(text);
+        b->setToolTip(tip);
+        b->setCheckable(true);
+        b->setAutoRaise(true);
+        group->addButton(b);
+        toggleLayout->addWidget(b);
+        return b;
+    };
+    m_interactiveButton = makeButton(tr("Interactive"), tr("The chart drawn from the figure's data: zoom, pan, tooltips"));
+    m_pictureButton = makeButton(tr("Picture"), tr("The figure as matplotlib drew it"));
+    toggleLayout->addStretch(1);
+    connect(m_interactiveButton, &QToolButton::clicked, this, [this] { setShowInteractive(true); });
+    connect(m_pictureButton, &QToolButton::clicked, this, [this] { setShowInteractive(false); });
+    m_toggle->setAccessibleName(tr("Picture or interactive chart"));
+    layout->addWidget(m_toggle);
+
     m_stack = new QStackedWidget(this);
     m_viewer = new ChartViewer(m_stack);
     m_pngView = new PngView(m_stack);
@@ -62,7 +88,8 @@ QIcon ChartPane::thumbnailFor(int index, QString* title)
     const QSize size = thumbnailSize();
     QImage thumb;
     if (chart.kind == RunChart::Kind::Png) {
-        *title = tr("Figure %1").arg(index + 1);
+        // The thumbnail says which a figure is: a picture only, or an interactive chart too.
+        *title = m_data.at(index) ? tr("Figure %1 · interactive").arg(index + 1) : tr("Figure %1 · picture").arg(index + 1);
         QImage image;
         if (image.loadFromData(chart.png, "PNG"))
             thumb = image.scaled(size * devicePixelRatioF(), Qt::KeepAspectRatio, Qt::SmoothTransformation);
@@ -95,9 +122,11 @@ void ChartPane::setCharts(const QList<RunChart>& charts)
     m_data.clear();
     for (const RunChart& chart : charts) {
         QString error;
-        m_data.append(chart.kind == RunChart::Kind::Interactive ? ChartSpecAdapter::parse(chart.spec, &error)
-                                                                : std::nullopt);
+        // A figure's extracted chart was validated when the run was collected; one that no longer
+        // parses (an older history row) leaves the figure a picture.
+        m_data.append(chart.hasInteractive() ? ChartSpecAdapter::parse(chart.spec, &error) : std::nullopt);
     }
+    m_picture = QList<bool>(charts.size(), false);
     m_current = -1;
     {
         const QSignalBlocker blocker(m_strip);
@@ -114,6 +143,7 @@ void ChartPane::setCharts(const QList<RunChart>& charts)
     m_viewer->clear();
     m_pngView->clear();
     if (charts.isEmpty()) {
+        m_toggle->hide();
         m_stack->setCurrentWidget(m_empty);
         emit currentChartChanged(-1);
         return;
@@ -130,8 +160,40 @@ void ChartPane::selectChart(int index)
         const QSignalBlocker blocker(m_strip);
         m_strip->setCurrentRow(index);
     }
+    showCurrent();
+    emit currentChartChanged(index);
+}
+
+bool ChartPane::showsInteractive() const
+{
+    return m_current >= 0 && m_data.at(m_current) && !m_picture.at(m_current);
+}
+
+void ChartPane::setShowInteractive(bool interactive)
+{
+    if (m_current < 0 || m_charts.at(m_current).kind != RunChart::Kind::Png || !m_data.at(m_current))
+        return;
+    if (m_picture[m_current] == !interactive)
+        return;
+    m_picture[m_current] = !interactive;
+    showCurrent();
+}
+
+void ChartPane::showCurrent()
+{
+    const int index = m_current;
     const RunChart& chart = m_charts.at(index);
-    if (chart.kind == RunChart::Kind::Png) {
+    const bool extracted = chart.kind == RunChart::Kind::Png && m_data.at(index);
+    m_toggle->setVisible(extracted);
+    if (extracted) {
+        m_interactiveButton->setChecked(!m_picture.at(index));
+        m_pictureButton->setChecked(m_picture.at(index));
+    }
+    if (extracted && !m_picture.at(index)) {
+        m_pngView->clear();
+        m_viewer->showChart(*m_data.at(index));
+        m_stack->setCurrentWidget(m_viewer);
+    } else if (chart.kind == RunChart::Kind::Png) {
         m_viewer->clear();
         if (!m_pngView->setPng(chart.png)) {
             m_viewer->clear();
@@ -145,7 +207,6 @@ void ChartPane::selectChart(int index)
             m_viewer->showSpec(chart.spec); // shows why it does not fit the schema
         m_stack->setCurrentWidget(m_viewer);
     }
-    emit currentChartChanged(index);
 }
 
 } // namespace sandpad

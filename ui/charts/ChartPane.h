@@ -8,6 +8,7 @@
 
 class QLabel;
 class QListWidget;
+class QToolButton;
 class QStackedWidget;
 
 namespace sandpad {
@@ -35,8 +36,15 @@ public:
 
     static constexpr QSize thumbnailSize() { return QSize(120, 80); }
 
+    // A figure with an extracted chart shows as the interactive chart; the toggle shows its
+    // picture (the PNG the run made) instead, and back. Per chart, kept while the pane shows it.
+    bool showsInteractive() const;
+    QToolButton* pictureButton() const { return m_pictureButton; }
+    QToolButton* interactiveButton() const { return m_interactiveButton; }
+
 public slots:
     void selectChart(int index);
+    void setShowInteractive(bool interactive);
     void clear() { setCharts({}); }
 
 signals:
@@ -55,7 +63,13 @@ private:
     // Per chart, what the viewer draws: validated once here for both the strip and the viewer
     // (empty for a PNG, or for a dictionary that does not fit the schema).
     QList<std::optional<ChartData>> m_data;
+    QList<bool> m_picture;      // per chart: a figure shown as its picture
+    QWidget* m_toggle = nullptr; // Picture | Interactive, for figures with an extracted chart
+    QToolButton* m_pictureButton = nullptr;
+    QToolButton* m_interactiveButton = nullptr;
     int m_current = -1;
+
+    void showCurrent();
 };
 
 } // namespace sandpad

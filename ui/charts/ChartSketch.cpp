@@ -202,6 +202,16 @@ void ChartSketch::draw(QPainter& p, const ChartSpec& spec, const QRectF& area, c
     case ChartType::BoxAndWhisker:
         drawBoxes(p, spec.boxes(), area, palette.color(QPalette::Text));
         break;
+    case ChartType::Composite: {
+        // Each chart small in its cell of the grid.
+        const double w = area.width() / std::max(1, spec.columns()), h = area.height() / std::max(1, spec.rows());
+        for (qsizetype i = 0; i < spec.children().size(); ++i) {
+            const ChartCell& c = spec.cells()[i];
+            const QRectF cell(area.left() + c.column * w, area.top() + c.row * h, c.columnSpan * w, c.rowSpan * h);
+            draw(p, spec.children()[i], cell.adjusted(2, 2, -2, -2), palette);
+        }
+        break;
+    }
     }
     p.restore();
 }

@@ -20,13 +20,70 @@ std::optional<ChartData> ChartSpecAdapter::parse(const QJsonObject& spec, QStrin
     return fromSpec(*parsed.spec);
 }
 
+namespace {
+
+ChartData::Axis axisFrom(const ChartAxis& a, double keyScale)
+{
+    ChartData::Axis out;
+    out.scale = a.scale == ChartScale::Log ? ChartData::Scale::Log
+                                           : (a.scale == ChartScale::Symlog ? ChartData::Scale::Symlog : ChartData::Scale::Linear);
+    out.linthresh = a.linthresh;
+    if (a.limits) {
+        out.hasLimits = true;
+        out.lower = a.limits->first * keyScale;
+        out.upper = a.limits->second * keyScale;
+    }
+    // Labels that are all plain numbers are what the viewer's own ticks show (and keep showing
+    // while zooming); custom ones ("low", "high", "1k") are kept at their positions.
+    bool custom = false;
+    for (const QString& label : a.tickLabels) {
+        bool number = false;
+        QString(label).replace(QChar(0x2212), u'-').toDouble(&number);
+        custom = custom || (!number && !label.isEmpty());
+    }
+    if (custom && a.ticks.size() == size_t(a.tickLabels.size())) {
+        for (double t : a.ticks)
+            out.ticks.append(t * keyScale);
+        out.tickLabels = a.tickLabels;
+    }
+    return out;
+}
+
+QColor colorFrom(const QString& name)
+{
+    return name.isEmpty() ? QColor() : QColor(name);
+}
+
+void errorsFrom(const ChartErrors& e, ChartData::Series& out)
+{
+    out.errorMinus = QVector<double>(e.minus.cbegin(), e.minus.cend());
+    out.errorPlus = QVector<double>(e.plus.cbegin(), e.plus.cend());
+}
+
+} // namespace
+
 ChartData ChartSpecAdapter::fromSpec(const ChartSpec& spec)
 {
     ChartData chart;
     chart.title = spec.title();
     chart.xLabel = spec.xLabel();
     chart.yLabel = spec.yLabel();
+    chart.y2Label = spec.y2Label();
+    chart.x = axisFrom(spec.xAxis(), spec.datetimeX() ? 0.001 : 1.0);
+    chart.y = axisFrom(spec.yAxis(), 1.0);
+    chart.y2 = axisFrom(spec.y2Axis(), 1.0);
     switch (spec.type()) {
+    case ChartType::Composite: {
+        chart.type = ChartData::Type::Composite;
+        chart.rows = spec.rows();
+        chart.columns = spec.columns();
+        for (qsizetype i = 0; i < spec.children().size(); ++i) {
+            chart.children.append(fromSpec(spec.children()[i]));
+            const ChartCell& c = spec.cells()[i];
+            chart.cells.append(ChartData::Cell{c.row, c.column, c.rowSpan, c.columnSpan});
+        }
+        break;
+    }
     case ChartType::Line:
     case ChartType::Scatter: {
         chart.type = spec.type() == ChartType::Line ? ChartData::Type::Line : ChartData::Type::Scatter;
@@ -44,6 +101,10 @@ ChartData ChartSpecAdapter::fromSpec(const ChartSpec& spec)
             std::transform(s.xs.cbegin(), s.xs.cend(), out.keys.begin(), [xScale](double x) { return x * xScale; });
             out.values = QVector<double>(s.ys.cbegin(), s.ys.cend());
             out.sorted = std::is_sorted(out.keys.cbegin(), out.keys.cend());
+            out.color = colorFrom(s.color);
+            out.mode = ChartData::Mode(int(s.mode));
+            out.rightAxis = s.rightAxis;
+            errorsFrom(s.errorY, out);
             chart.series.append(std::move(out));
         }
         break;
@@ -53,17 +114,26 @@ ChartData ChartSpecAdapter::fromSpec(const ChartSpec& spec)
         chart.xAxis = ChartData::XAxis::Category;
         const ChartBars& bars = spec.bars();
         chart.categories = bars.categories;
+        chart.horizontal = bars.horizontal;
+        chart.grouped = bars.grouped;
         for (qsizetype g = 0; g < bars.groups.size(); ++g) {
             ChartData::Series out;
             out.label = bars.groups.at(g);
-            if (out.label.isEmpty())
-                out.label = chart.yLabel.isEmpty() ? QStringLiteral("value") : chart.yLabel;
+            if (out.label.isEmpty()) {
+                const QString& valueLabel = bars.horizontal ? chart.xLabel : chart.yLabel;
+                out.label = valueLabel.isEmpty() ? QStringLiteral("value") : valueLabel;
+            }
+            out.color = colorFrom(bars.colors.value(g));
             const std::vector<double>& values = bars.values.at(size_t(g));
             for (size_t c = 0; c < values.size(); ++c) {
                 if (std::isnan(values[c]))
                     continue; // this group has no bar in that category
                 out.keys.append(double(c));
                 out.values.append(values[c]);
+                if (!bars.errors.empty()) {
+                    out.errorMinus.append(bars.errors[size_t(g)].minus[c]);
+                    out.errorPlus.append(bars.errors[size_t(g)].plus[c]);
+                }
             }
             chart.series.append(std::move(out));
         }
@@ -79,6 +149,7 @@ ChartData ChartSpecAdapter::fromSpec(const ChartSpec& spec)
             chart.categories.append(slice.label.isEmpty() ? QStringLiteral("Slice %1").arg(n + 1) : slice.label);
             out.keys.append(n++);
             out.values.append(slice.value);
+            chart.sliceColors.append(colorFrom(slice.color));
         }
         chart.series.append(std::move(out));
         break;

@@ -11,6 +11,9 @@
 #include <QClipboard>
 #include <QDateTime>
 #include <QFileDialog>
+#include <QGridLayout>
+#include <QPainter>
+#include <QPdfWriter>
 #include <QLabel>
 #include <QMessageBox>
 #include <QRegularExpression>
@@ -128,6 +131,23 @@ void ChartViewer::clear()
         m_title = nullptr;
     }
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    m_plot->yAxis2->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    for (QCPAxis* a : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2})
+        a->setScaleType(QCPAxis::stLinear);
+    m_plot->yAxis2->setVisible(false);
+    m_plot->yAxis2->setLabel({});
+    m_hasY2 = false;
+    if (m_barsGroup) {
+        delete m_barsGroup;
+        m_barsGroup = nullptr;
+    }
+    m_children.clear();
+    if (m_composite) {
+        m_stack->removeWidget(m_composite);
+        delete m_composite;
+        m_composite = nullptr;
+    }
     m_plot->xAxis->setLabel({});
     m_plot->yAxis->setLabel({});
     m_plot->legend->setVisible(false);
@@ -160,11 +180,69 @@ void ChartViewer::showError(const QString& message)
     m_stack->setCurrentWidget(m_errorLabel);
 }
 
+void ChartViewer::showComposite(const ChartData& chart)
+{
+    // One viewer per axes of the figure, in its grid cell: each zooms and pans on its own.
+    m_composite = new QWidget(m_stack);
+    auto* grid = new QGridLayout(m_composite);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setSpacing(4);
+    int row0 = 0;
+    if (!chart.title.isEmpty()) {
+        auto* title = new QLabel(chart.title, m_composite);
+        QFont f = font();
+        f.setPointSize(f.pointSize() + 2);
+        f.setBold(true);
+        title->setFont(f);
+        title->setAlignment(Qt::AlignCenter);
+        grid->addWidget(title, 0, 0, 1, std::max(1, chart.columns));
+        row0 = 1;
+    }
+    for (qsizetype i = 0; i < chart.children.size(); ++i) {
+        auto* child = new ChartViewer(m_composite);
+        child->toolBar()->hide();
+        child->showChart(chart.children.at(i));
+        const ChartData::Cell& c = chart.cells.value(i);
+        grid->addWidget(child, row0 + c.row, c.column, c.rowSpan, c.columnSpan);
+        m_children.append(child);
+    }
+    for (int r = 0; r < chart.rows; ++r)
+        grid->setRowStretch(row0 + r, 1);
+    for (int c = 0; c < chart.columns; ++c)
+        grid->setColumnStretch(c, 1);
+    m_stack->addWidget(m_composite);
+    m_stack->setCurrentWidget(m_composite);
+}
+
+namespace {
+
+void applyScale(QCPAxis* axis, const ChartData::Axis& a)
+{
+    if (a.scale == ChartData::Scale::Log) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    }
+    // symlog: QCustomPlot has no such scale; the values are drawn on a linear axis.
+    if (!a.tickLabels.isEmpty()) {
+        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+        for (qsizetype i = 0; i < a.ticks.size(); ++i)
+            ticker->addTick(a.ticks.at(i), a.tickLabels.value(i));
+        axis->setTicker(ticker);
+    }
+}
+
+} // namespace
+
 bool ChartViewer::showChart(const ChartData& chart)
 {
     clear();
     m_chart = chart;
     QCustomPlot* p = m_plot;
+    if (chart.type == ChartData::Type::Composite) {
+        showComposite(chart);
+        m_hasChart = true;
+        return true;
+    }
 
     if (!chart.title.isEmpty()) {
         p->plotLayout()->insertRow(0);
@@ -194,7 +272,24 @@ bool ChartViewer::showChart(const ChartData& chart)
         auto ticker = QSharedPointer<QCPAxisTickerText>::create();
         for (qsizetype i = 0; i < chart.categories.size(); ++i)
             ticker->addTick(double(i), chart.categories.at(i));
-        p->xAxis->setTicker(ticker);
+        (chart.horizontal ? p->yAxis : p->xAxis)->setTicker(ticker);
+    }
+    const bool pieOrBox = chart.type == ChartData::Type::Pie || chart.type == ChartData::Type::Box;
+    if (!pieOrBox) {
+        if (chart.xAxis == ChartData::XAxis::Numeric || chart.horizontal)
+            applyScale(p->xAxis, chart.x);
+        if (!chart.horizontal)
+            applyScale(p->yAxis, chart.y);
+    } else if (chart.type == ChartData::Type::Box) {
+        applyScale(p->yAxis, chart.y);
+    }
+    bool rightAxis = false;
+    for (const auto& s : chart.series)
+        rightAxis = rightAxis || s.rightAxis;
+    if (rightAxis) {
+        p->yAxis2->setVisible(true);
+        p->yAxis2->setLabel(chart.y2Label);
+        applyScale(p->yAxis2, chart.y2);
     }
 
     QCPBars* below = nullptr;
@@ -232,7 +327,7 @@ bool ChartViewer::showChart(const ChartData& chart)
             xs.append(0);
             ys.append(0);
             curve->setData(xs, ys);
-            const QColor color = chartSeriesColor(int(i));
+            const QColor color = chart.sliceColors.value(i).isValid() ? chart.sliceColors.value(i) : chartSeriesColor(int(i));
             curve->setPen(QPen(palette().color(QPalette::Base), 1.5));
             curve->setBrush(color);
             curve->setName(chart.categories.value(i));
@@ -244,18 +339,27 @@ bool ChartViewer::showChart(const ChartData& chart)
         if (chart.type == ChartData::Type::Pie || chart.type == ChartData::Type::Box)
             break;
         const ChartData::Series& s = chart.series.at(i);
-        const QColor color = chartSeriesColor(int(i));
+        const QColor color = s.color.isValid() ? s.color : chartSeriesColor(int(i));
+        QCPAxis* valueAxis = s.rightAxis ? p->yAxis2 : p->yAxis;
         QCPAbstractPlottable* plottable = nullptr;
         if (chart.type == ChartData::Type::Bar) {
-            auto* bars = new QCPBars(p->xAxis, p->yAxis);
-            bars->setWidth(0.6);
+            auto* bars = chart.horizontal ? new QCPBars(p->yAxis, p->xAxis) : new QCPBars(p->xAxis, p->yAxis);
             bars->setStackingGap(0);
             bars->setPen(QPen(color.darker(130)));
             bars->setBrush(color);
             bars->setData(s.keys, s.values, true);
-            if (below)
-                bars->moveAbove(below); // groups stack on the same category
-            below = bars;
+            if (chart.grouped && chart.series.size() > 1) {
+                // Side by side in each category, like matplotlib's offset bars.
+                if (!m_barsGroup)
+                    m_barsGroup = new QCPBarsGroup(p);
+                bars->setWidth(0.8 / double(chart.series.size()));
+                bars->setBarsGroup(m_barsGroup);
+            } else {
+                bars->setWidth(0.6);
+                if (below)
+                    bars->moveAbove(below); // groups stack on the same category
+                below = bars;
+            }
             plottable = bars;
         } else if (chart.type == ChartData::Type::Line && !s.sorted) {
             // x goes back and forth (a parametric curve): keep the drawing order.
@@ -266,10 +370,21 @@ bool ChartViewer::showChart(const ChartData& chart)
                 curve->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
             plottable = curve;
         } else {
-            auto* graph = p->addGraph(p->xAxis, p->yAxis);
+            auto* graph = p->addGraph(p->xAxis, valueAxis);
             graph->setData(s.keys, s.values, s.sorted);
             graph->setAdaptiveSampling(true);
-            if (chart.type == ChartData::Type::Line) {
+            if (s.mode == ChartData::Mode::Markers) {
+                graph->setLineStyle(QCPGraph::lsNone);
+                graph->setPen(QPen(color));
+                graph->setScatterStyle(s.keys.size() > kDotScatterLimit ? QCPScatterStyle(QCPScatterStyle::ssDot)
+                                                                        : QCPScatterStyle(QCPScatterStyle::ssDisc, color, color, 6));
+            } else if (s.mode == ChartData::Mode::Lines) {
+                graph->setPen(QPen(color, s.keys.size() > kSymbolLimit ? 1.0 : 1.5));
+            } else if (s.mode == ChartData::Mode::LinesAndMarkers) {
+                graph->setPen(QPen(color, 1.5));
+                if (s.keys.size() <= kDotScatterLimit)
+                    graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
+            } else if (chart.type == ChartData::Type::Line) {
                 graph->setPen(QPen(color, s.keys.size() > kSymbolLimit ? 1.0 : 1.5));
                 if (s.keys.size() <= kSymbolLimit)
                     graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
@@ -285,6 +400,21 @@ bool ChartViewer::showChart(const ChartData& chart)
         }
         plottable->setName(s.label);
         m_series.append(plottable);
+        if (!s.errorMinus.isEmpty() && s.errorMinus.size() == s.keys.size()) {
+            auto* errors = new QCPErrorBars(plottable->keyAxis(), plottable->valueAxis());
+            errors->removeFromLegend();
+            errors->setDataPlottable(plottable);
+            QVector<double> minus = s.errorMinus, plus = s.errorPlus;
+            for (qsizetype k = 0; k < minus.size(); ++k) { // a missing error bar is none
+                if (std::isnan(minus[k]))
+                    minus[k] = 0;
+                if (std::isnan(plus[k]))
+                    plus[k] = 0;
+            }
+            errors->setData(minus, plus);
+            errors->setPen(QPen(color.darker(150), 1));
+            errors->setWhiskerWidth(6);
+        }
     }
     // Keep only the labels: the plottables own the data now (a million points need no second copy).
     m_pieValues = chart.type == ChartData::Type::Pie && !chart.series.isEmpty() ? chart.series.constFirst().values
@@ -312,7 +442,15 @@ bool ChartViewer::showChart(const ChartData& chart)
     p->rescaleAxes();
     QCPRange x = p->xAxis->range();
     QCPRange y = p->yAxis->range();
-    if (chart.xAxis == ChartData::XAxis::Category) {
+    if (chart.horizontal) { // the same view turned: categories on y, values on x
+        y = QCPRange(-0.5, std::max<double>(0.5, double(chart.categories.size()) - 0.5));
+        x.lower = std::min(0.0, x.lower);
+        x.upper = std::max(0.0, x.upper);
+        const double air = x.size() > 0 ? x.size() * 0.05 : 1.0;
+        x = QCPRange(x.lower < 0 ? x.lower - air : 0, x.upper > 0 ? x.upper + air : 1);
+        if (chart.x.hasLimits)
+            x = QCPRange(chart.x.lower, chart.x.upper);
+    } else if (chart.xAxis == ChartData::XAxis::Category) {
         x = QCPRange(-0.5, std::max<double>(0.5, double(chart.categories.size()) - 0.5));
     } else if (m_series.isEmpty() || x.size() == 0) {
         x = QCPRange(x.lower - 1, x.upper + 1);
@@ -321,12 +459,14 @@ bool ChartViewer::showChart(const ChartData& chart)
         x = QCPRange(-1.1, 1.1);
         y = QCPRange(-1.1, 1.1);
     }
-    if (chart.type == ChartData::Type::Bar) {
+    if (chart.type == ChartData::Type::Bar && !chart.horizontal) {
         y.lower = std::min(0.0, y.lower);
         y.upper = std::max(0.0, y.upper);
     }
     const double pad = y.size() > 0 ? y.size() * 0.05 : 1.0;
-    if (chart.type == ChartData::Type::Bar) {
+    if (chart.horizontal) {
+        // set above
+    } else if (chart.type == ChartData::Type::Bar) {
         y = QCPRange(y.lower < 0 ? y.lower - pad : 0, y.upper > 0 ? y.upper + pad : 0);
         if (y.size() == 0)
             y = QCPRange(0, 1);
@@ -339,6 +479,22 @@ bool ChartViewer::showChart(const ChartData& chart)
         const double air = x.size() * (chart.type == ChartData::Type::Scatter ? 0.03 : 0.02);
         x = QCPRange(x.lower - air, x.upper + air);
     }
+    // An extracted figure: the view it showed.
+    if (!chart.horizontal && !pie) {
+        if (chart.x.hasLimits && chart.xAxis != ChartData::XAxis::Category)
+            x = QCPRange(chart.x.lower, chart.x.upper);
+        if (chart.y.hasLimits)
+            y = QCPRange(chart.y.lower, chart.y.upper);
+    }
+    if (rightAxis) {
+        p->yAxis2->rescale();
+        QCPRange y2 = p->yAxis2->range();
+        const double air = y2.size() > 0 ? y2.size() * 0.05 : 1.0;
+        const QCPRange shown = chart.y2.hasLimits ? QCPRange(chart.y2.lower, chart.y2.upper) : QCPRange(y2.lower - air, y2.upper + air);
+        m_y2Lower = shown.lower;
+        m_y2Upper = shown.upper;
+    }
+    m_hasY2 = rightAxis;
     m_xLower = x.lower;
     m_xUpper = x.upper;
     m_yLower = y.lower;
@@ -352,8 +508,12 @@ bool ChartViewer::showChart(const ChartData& chart)
 
 void ChartViewer::resetView()
 {
+    for (ChartViewer* child : std::as_const(m_children))
+        child->resetView();
     m_plot->xAxis->setRange(m_xLower, m_xUpper);
     m_plot->yAxis->setRange(m_yLower, m_yUpper);
+    if (m_hasY2)
+        m_plot->yAxis2->setRange(m_y2Lower, m_y2Upper);
     if (m_chart.type == ChartData::Type::Pie && m_hasChart) {
         // A round pie: both axes get the same scale; the layout must be current for that.
         m_plot->replot();
@@ -476,6 +636,12 @@ bool ChartViewer::exportPng(const QString& path, int width, int height, int dpi)
 {
     if (width <= 0 || height <= 0 || dpi <= 0)
         return false;
+    if (m_composite) {
+        QImage image = renderImage(width, height, dpi / 96.0);
+        image.setDotsPerMeterX(int(std::lround(dpi / 0.0254)));
+        image.setDotsPerMeterY(int(std::lround(dpi / 0.0254)));
+        return image.save(path, "PNG");
+    }
     return m_plot->savePng(path, width, height, dpi / 96.0, -1, dpi, QCP::ruDotsPerInch);
 }
 
@@ -483,25 +649,67 @@ bool ChartViewer::exportPdf(const QString& path, int width, int height)
 {
     if (width <= 0 || height <= 0)
         return false;
+    if (m_composite) {
+        // The grid of charts, drawn as vectors into one page of the chart's size.
+        QPdfWriter writer(path);
+        writer.setCreator(QStringLiteral("Sandpad"));
+        writer.setTitle(m_chart.title);
+        writer.setPageSize(QPageSize(QSizeF(width, height), QPageSize::Point));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        writer.setResolution(72);
+        const QSize before = m_composite->size();
+        m_composite->resize(width, height);
+        layoutComposite();
+        QPainter painter;
+        if (!painter.begin(&writer))
+            return false;
+        m_composite->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+        painter.end();
+        m_composite->resize(before);
+        return true;
+    }
     return m_plot->savePdf(path, width, height, QCP::epNoCosmetic, QStringLiteral("Sandpad"), m_chart.title);
+}
+
+void ChartViewer::layoutComposite()
+{
+    if (QLayout* l = m_composite->layout())
+        l->activate();
+    for (ChartViewer* child : std::as_const(m_children)) {
+        child->m_plot->resize(child->m_plot->size().expandedTo(QSize(1, 1)));
+        child->resetView();
+    }
 }
 
 QImage ChartViewer::renderImage(int width, int height, double scale)
 {
+    if (m_composite) {
+        const QSize before = m_composite->size();
+        m_composite->resize(width, height);
+        layoutComposite();
+        QImage image(QSize(width, height) * scale, QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(scale);
+        image.fill(palette().color(QPalette::Base));
+        m_composite->render(&image, QPoint(), QRegion(), QWidget::DrawChildren);
+        m_composite->resize(before);
+        image.setDevicePixelRatio(1.0);
+        return image;
+    }
     return m_plot->toPixmap(width, height, scale).toImage();
 }
 
 void ChartViewer::copyToClipboard()
 {
     const qreal dpr = devicePixelRatioF();
-    QApplication::clipboard()->setImage(m_plot->toPixmap(m_plot->width(), m_plot->height(), dpr).toImage());
+    QWidget* shown = m_composite ? m_composite : static_cast<QWidget*>(m_plot);
+    QApplication::clipboard()->setImage(renderImage(shown->width(), shown->height(), dpr));
 }
 
 void ChartViewer::exportWithDialog()
 {
     if (!m_hasChart)
         return;
-    ChartExportDialog dialog(m_plot->size(), this);
+    ChartExportDialog dialog(m_composite ? m_composite->size() : m_plot->size(), this);
     if (dialog.exec() != QDialog::Accepted)
         return;
     const bool pdf = dialog.format() == ChartExportDialog::Format::Pdf;

@@ -8,6 +8,7 @@
 class QCustomPlot;
 class QCPAbstractPlottable;
 class QCPAbstractLegendItem;
+class QCPBarsGroup;
 class QCPLayoutGrid;
 class QCPLegend;
 class QCPTextElement;
@@ -37,6 +38,8 @@ public:
     bool hasChart() const { return m_hasChart; }
     QCustomPlot* plot() const { return m_plot; }
     const ChartData& chart() const { return m_chart; }
+    // A composite chart's viewers, one per cell (empty for other charts).
+    const QList<ChartViewer*>& children() const { return m_children; }
     QToolBar* toolBar() const { return m_toolBar; }
 
     // Exports. width/height are the chart's logical size in pixels at 96 DPI; dpi scales the PNG
@@ -70,6 +73,8 @@ private:
     void applyPalette();
     void showError(const QString& message);
     QString formatKey(double key) const;
+    void showComposite(const ChartData& chart);
+    void layoutComposite();
 
     QToolBar* m_toolBar = nullptr;
     QStackedWidget* m_stack = nullptr;
@@ -87,6 +92,12 @@ private:
     QString m_errorText;
     bool m_hasChart = false;
     double m_xLower = 0, m_xUpper = 1, m_yLower = 0, m_yUpper = 1;
+    double m_y2Lower = 0, m_y2Upper = 1;
+    bool m_hasY2 = false;
+    QCPBarsGroup* m_barsGroup = nullptr;
+    // Composite: a grid of viewers, one per axes of the figure (shown instead of m_plot).
+    QWidget* m_composite = nullptr;
+    QList<ChartViewer*> m_children;
 };
 
 } // namespace sandpad

@@ -31,7 +31,8 @@ ChartThumbnail::ChartThumbnail(const RunChart& chart, int index, QWidget* parent
     setIconSize(size);
     setAutoRaise(true);
     const QString title = shortTitle(chart.spec, QString());
-    setToolTip(title.isEmpty() ? tr("Chart %1").arg(index + 1) : title);
+    setToolTip((title.isEmpty() ? tr("Chart %1").arg(index + 1) : title)
+               + (chart.kind == RunChart::Kind::Png && !chart.spec.isEmpty() ? tr(" (interactive chart; its picture too)") : QString()));
     setAccessibleName(tr("Chart %1: %2").arg(index + 1).arg(title.isEmpty() ? tr("image") : title));
 }
 
@@ -47,6 +48,17 @@ QPixmap ChartThumbnail::render(const RunChart& chart, const QSize& size, const Q
         if (!image.isNull()) {
             const QImage scaled = image.scaled(size, Qt::KeepAspectRatio, Qt::SmoothTransformation);
             p.drawImage((size.width() - scaled.width()) / 2, (size.height() - scaled.height()) / 2, scaled);
+        }
+        if (!chart.spec.isEmpty()) { // a figure with an extracted chart opens interactive: say so
+            QFont f = p.font();
+            f.setPointSizeF(std::max(6.5, f.pointSizeF() - 2));
+            p.setFont(f);
+            const QString badge = QObject::tr("interactive");
+            const QRectF box(size.width() - p.fontMetrics().horizontalAdvance(badge) - 10, size.height() - p.fontMetrics().height() - 4,
+                             p.fontMetrics().horizontalAdvance(badge) + 6, p.fontMetrics().height() + 2);
+            p.fillRect(box, palette.color(QPalette::Highlight));
+            p.setPen(palette.color(QPalette::HighlightedText));
+            p.drawText(box, Qt::AlignCenter, badge);
         }
     } else {
         const QJsonObject& spec = chart.spec; // shared with the run: not parsed again

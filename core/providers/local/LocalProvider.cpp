@@ -25,7 +25,7 @@ namespace sandpad {
 
 namespace {
 
-const char* const kBasePackages[] = {"matplotlib", "pandas", "numpy", "sympy", "yfinance"};
+const char* const kBasePackages[] = {"matplotlib", "pandas", "numpy", "sympy", "plotly", "yfinance"};
 
 QString firstExisting(const QString& preferred, const QString& name, const QString& fallback)
 {
@@ -127,7 +127,8 @@ std::unique_ptr<LocalSandbox> LocalProvider::prestarted(Language language, const
     const QByteArray wrapper = RuntimeProgram::wrapperSource(language);
     if (wrapper.isEmpty())
         return nullptr;
-    sandbox->writeFiles({SandboxFile{command.argv[1], wrapper, 0644}});
+    sandbox->writeFiles(QList<SandboxFile>{SandboxFile{command.argv[1], wrapper, 0644}}
+                        + RuntimeProgram::supportFiles(language, sandbox->workDir()));
     sandbox->prestart(command);
     return sandbox;
 }

@@ -28,7 +28,7 @@ private slots:
         cmd.cwd = QStringLiteral("/tmp/sand pad");
         cmd.env = {{QStringLiteral("A"), QStringLiteral("x y")}};
         QCOMPARE(DaytonaSandbox::commandLine(cmd),
-                 QStringLiteral("cd '/tmp/sand pad' && exec env 'A=x y' python3 'it'\\''s here' '$HOME'"));
+                 QStringLiteral("(cd '/tmp/sand pad' && env 'A=x y' python3 'it'\\''s here' '$HOME') < /dev/null"));
     }
 
     void createRunReadDestroy()

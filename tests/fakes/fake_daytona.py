@@ -76,6 +76,12 @@ class Handler(BaseHandler):
         sb = self.state.sandboxes.get(sid)
         return sb["sandbox"]["state"] if sb else "gone"
 
+    def info(self, sid):
+        sb = self.state.sandboxes.get(sid)
+        if not sb:
+            return {}
+        return {k: sb["sandbox"].get(k) for k in ("labels", "memory", "cpu", "networkBlockAll")}
+
     def authorized(self):
         a = self.state.args
         if self.headers.get("Authorization", "") != "Bearer " + a.api_key:
@@ -163,6 +169,7 @@ class Handler(BaseHandler):
         if opts.get("no_toolbox_proxy_url"):
             del sandbox["toolboxProxyUrl"]
         box = FakeBox({"/tmp": "tmp", "/home/daytona": "home"}, "/home/daytona")
+        sandbox["networkBlockAll"] = body.get("networkBlockAll", False)
         with self.state.lock:
             self.state.sandboxes[sid] = {"sandbox": sandbox, "sessions": {}}
             self.state.boxes[sid] = box

@@ -397,7 +397,7 @@ class BaseHandler(BaseHTTPRequestHandler):
         elif path == "/__fake/sandboxes":
             with st.lock:
                 out = {sid: {"alive": box.alive(), "root_exists": os.path.isdir(box.root),
-                             "destroyed": box.destroyed, "state": self.describe(sid)}
+                             "destroyed": box.destroyed, "state": self.describe(sid), "info": self.info(sid)}
                        for sid, box in st.boxes.items()}
             self.send(200, out)
         else:
@@ -405,6 +405,10 @@ class BaseHandler(BaseHTTPRequestHandler):
 
     def describe(self, sid):
         return ""
+
+    def info(self, sid):
+        """What a service's fake tells tests about a sandbox besides its state (e.g. resources)."""
+        return {}
 
     def do_GET(self):
         self._dispatch()

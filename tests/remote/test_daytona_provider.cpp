@@ -172,9 +172,12 @@ private slots:
         QVERIFY2(bad.toText().contains(QStringLiteral("bad credentials")), qPrintable(bad.toText()));
         QVERIFY(!bad.toText().contains(wrong.apiKey));
 
+        // As the SDK with an API key: no organization header (the key's own is used).
         DaytonaConfig otherOrg = config();
         otherOrg.organizationId = QStringLiteral("org_other");
-        QVERIFY(!DaytonaProvider(otherOrg).validate().usable());
+        QVERIFY(DaytonaProvider(otherOrg).validate().usable());
+        for (const auto& r : fake->requests())
+            QVERIFY(!r.toObject().value(QLatin1String("headers")).toObject().contains(QLatin1String("x-daytona-organization-id")));
     }
 
     // The daemon's session is one shell that sources each command: the command must give it back

@@ -31,8 +31,10 @@ RemoteProvider::CredentialCheck DaytonaProvider::credentialCheck() const
 {
     CredentialCheck check;
     check.detail = m_config.organizationId.isEmpty()
-                       ? QStringLiteral("API key set (no organization id: the key's default)")
-                       : QStringLiteral("API key set, organization %1").arg(m_config.organizationId);
+                       ? QStringLiteral("API key set (its own organization)")
+                       : QStringLiteral("API key set (its own organization; DAYTONA_ORGANIZATION_ID %1 is not sent: "
+                                        "Daytona reads it only with JWT sign-in)")
+                             .arg(m_config.organizationId);
     check.noun = QStringLiteral("API key");
     check.apiUrl = m_config.apiUrl;
     check.secrets = {m_config.apiKey};

@@ -75,11 +75,9 @@ HttpRequest DaytonaSandbox::apiRequest(const DaytonaConfig& config, const QByteA
     rq.method = method;
     rq.retry = retry;
     rq.url = QUrl(config.apiUrl + path);
-    // The SDK's headers on every API and toolbox call (the organization only when configured:
-    // with an API key the service uses the key's own).
+    // The SDK's headers on every API and toolbox call. No X-Daytona-Organization-ID: the SDK sends
+    // it only with JWT auth; with an API key the service uses the key's own organization.
     rq.headers.emplaceBack("Authorization", "Bearer " + config.apiKey.toUtf8());
-    if (!config.organizationId.isEmpty())
-        rq.headers.emplaceBack("X-Daytona-Organization-ID", config.organizationId.toUtf8());
     rq.headers.emplaceBack("X-Daytona-Source", "sandpad");
     rq.headers.emplaceBack("X-Daytona-SDK-Version", config.sdkVersion.toUtf8());
     if (body) {

@@ -39,10 +39,10 @@ ReconcileReport OrphanReconciler::run()
 {
     ReconcileReport report;
     report.service = m_provider.displayName();
-    // Runs whose process is gone: only those are ours to clean up.
+    // Runs that are over (their process is gone, or they ended in this one): only those are ours.
     QHash<QString, RemoteAllocation> dead;
     for (const RemoteAllocation& row : m_allocations.open(m_provider.name()))
-        if (!row.owner.alive())
+        if (!RemoteAllocations::live(row))
             dead.insert(row.runId, row);
     if (dead.isEmpty())
         return report; // nothing to ask the service (no request at all)

@@ -20,8 +20,9 @@ struct ReconcileReport {
     QString message() const;
 };
 
-// Removes the remote sandboxes that runs of processes which no longer run left behind (a crash,
-// a kill -9): open RemoteAllocations rows of a dead owner, matched with the provider's labelled
+// Removes the remote sandboxes that runs which are over left behind (a crash or kill -9 of their
+// process, a create or removal that failed): open RemoteAllocations rows that are not live
+// (RemoteAllocations::live), matched with the provider's labelled
 // sandboxes (RemoteProvider::listAppSandboxes) by run label. Whatever a live process owns (this
 // one or another sharing the database) is left alone, and so is a labelled sandbox this
 // workspace has no record of (another workspace's or machine's). Blocks (HTTP); never throws.

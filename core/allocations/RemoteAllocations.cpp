@@ -4,6 +4,8 @@
 #include "core/storage/ThreadLocalError.h"
 
 #include <QDateTime>
+#include <QMutex>
+#include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
@@ -18,13 +20,40 @@ bool RemoteAllocations::exec(QSqlQuery& q, const QString& what) const
     return false;
 }
 
+namespace {
+// The runs of this process that recorded an intent and have not ended (every workspace's: run ids
+// are unique).
+QMutex g_activeMutex;
+QSet<QString> g_active;
+} // namespace
+
 RemoteAllocations::RemoteAllocations(Database& database) : m_db(database) {}
+
+void RemoteAllocations::runEnded(const QString& runId)
+{
+    QMutexLocker lock(&g_activeMutex);
+    g_active.remove(runId);
+}
+
+bool RemoteAllocations::live(const RemoteAllocation& row)
+{
+    if (!row.owner.alive())
+        return false;
+    if (row.owner.pid != ProcessIdentity::current().pid)
+        return true; // another live process: its own to reconcile
+    QMutexLocker lock(&g_activeMutex);
+    return g_active.contains(row.runId);
+}
 
 QString RemoteAllocations::lastError() const { return m_error.get(); }
 
 bool RemoteAllocations::recordIntent(const QString& provider, const QString& runId)
 {
     const ProcessIdentity owner = ProcessIdentity::current();
+    {
+        QMutexLocker lock(&g_activeMutex);
+        g_active.insert(runId);
+    }
     QSqlQuery q(m_db.connection());
     q.prepare(QStringLiteral("INSERT OR REPLACE INTO remote_allocations "
                              "(run_id, provider, remote_id, created_ms, owner_pid, owner_start) VALUES (?, ?, '', ?, ?, ?)"));

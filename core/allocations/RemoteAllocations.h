@@ -32,9 +32,16 @@ class RemoteAllocations {
 public:
     explicit RemoteAllocations(Database& database);
 
+    // Also marks the run as in progress in this process, until runEnded().
     bool recordIntent(const QString& provider, const QString& runId);
     bool recordRemoteId(const QString& runId, const QString& remoteId);
     bool close(const QString& runId, const QString& how);
+    // The run is over in this process (whatever became of its sandbox): an open row of it is then
+    // the reconciler's, as a dead process's is.
+    static void runEnded(const QString& runId);
+    // Whether the run of this row may still use its sandbox: its process runs and, when that is
+    // this process, the run has not ended.
+    static bool live(const RemoteAllocation& row);
     // Open rows, of one provider when named; oldest first.
     QList<RemoteAllocation> open(const QString& provider = {}) const;
     QString lastError() const;

@@ -254,6 +254,8 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
                 throw;
             }
         })) {
+        if (allocations)
+            RemoteAllocations::runEnded(result.runId); // an open row is the reconciler's now
         return finish();
     }
     if (allocations)
@@ -332,6 +334,8 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
     result.cleanupConfirmed = cleanup.confirmed;
     if (allocations && cleanup.confirmed)
         allocations->close(result.runId, QStringLiteral("removed"));
+    if (allocations)
+        RemoteAllocations::runEnded(result.runId);
     if (!cleanup.confirmed && (result.status == RunStatus::Success || result.status == RunStatus::Error)) {
         result.status = RunStatus::InfrastructureError;
         result.reason = QStringLiteral("cleanup not confirmed: %1").arg(cleanup.detail);

@@ -137,6 +137,23 @@ private slots:
         QCOMPARE(remote.lists, lists);
     }
 
+    // A run of this process that is over (its create failed, its removal was not confirmed) is
+    // reconciled in this process too; one still going is not.
+    void endedRunOfThisProcessIsReconciled()
+    {
+        rowOf(ProcessIdentity::current(), QStringLiteral("mine-ended"));
+        rowOf(ProcessIdentity::current(), QStringLiteral("mine-going"));
+        RemoteAllocations::runEnded(QStringLiteral("mine-ended"));
+        ScriptedRemote remote;
+        remote.sandboxes = {{QStringLiteral("sb-e"), QStringLiteral("mine-ended"), QStringLiteral("started")},
+                            {QStringLiteral("sb-g"), QStringLiteral("mine-going"), QStringLiteral("started")}};
+        RemoteAllocations allocations(m_db.db());
+        QCOMPARE(OrphanReconciler(allocations, remote).run().removed, 1);
+        QCOMPARE(remote.removed, QStringList{QStringLiteral("sb-e")});
+        QCOMPARE(allocations.open().size(), 1);
+        RemoteAllocations::runEnded(QStringLiteral("mine-going"));
+    }
+
     void unconfirmedRemovalKeepsTheRowOpen()
     {
         rowOf(deadProcess(), QStringLiteral("dead-2"));

@@ -3,6 +3,12 @@
 #include "FakeProviderFixture.h"
 #include "TestChecks.h"
 
+#include "TempDatabase.h"
+
+#include "core/accounting/UsageLedger.h"
+#include "core/allocations/OrphanReconciler.h"
+#include "core/allocations/RemoteAllocations.h"
+#include "core/engine/Executor.h"
 #include "core/providers/daytona/DaytonaProvider.h"
 #include "core/providers/daytona/DaytonaSandbox.h"
 #include "core/sandbox/ProviderError.h"
@@ -356,6 +362,73 @@ private slots:
                                           ProviderError::Kind::Unavailable, QStringLiteral("dropped"),
                                           "run should fail"));
         verifyDestroyedAndCleaned(*sb);
+    }
+
+    // Through the Executor (real wrapper), every fault ends with a clear message, $0, nothing left
+    // on the service, and the run's record closed.
+    void faultsThroughTheExecutorCostNothingAndLeaveNothing()
+    {
+        TempDatabase data;
+        QVERIFY2(data.open(), qPrintable(data.error()));
+        UsageLedger ledger(data.db());
+        RemoteAllocations allocations(data.db());
+        DaytonaConfig c = config();
+        c.basePackages = {};
+        c.readyTimeoutMs = 1500;
+        auto provider = std::make_shared<DaytonaProvider>(c);
+        Executor executor(provider, &ledger);
+        executor.setAllocations(&allocations);
+        auto run = [&](const QString& code) {
+            return executor.run(ExecutionRequest::adHoc(Language::Python, code, QStringLiteral("fault.py")));
+        };
+        struct Case {
+            const char* what;
+            std::function<void()> inject;
+            QString reason; // empty: the run succeeds
+        };
+        const QList<Case> cases = {
+            {"stuck in pending_build",
+             [&] { fake->injectOption(QStringLiteral("stuck_state"), QStringLiteral("pending_build")); },
+             QStringLiteral("still state pending_build")},
+            {"build_failed",
+             [&] { fake->injectOption(QStringLiteral("fail_state"),
+                                      QJsonObject{{QStringLiteral("state"), QStringLiteral("build_failed")},
+                                                  {QStringLiteral("reason"), QStringLiteral("no such snapshot")}}); },
+             QStringLiteral("no such snapshot")},
+            {"Retry-After 60 s",
+             [&] { fake->injectFault(QStringLiteral("^/api/sandbox$"), 429, 1, QStringLiteral("POST"), 60); },
+             QStringLiteral("try again in 60 s")},
+            {"5xx on exec", [&] { fake->injectFault(QStringLiteral("/exec$"), 503, 1); },
+             QStringLiteral("service unavailable")},
+            {"5xx on upload, three times", [&] { fake->injectFault(QStringLiteral("/bulk-upload$"), 500, 3); },
+             QStringLiteral("service unavailable")},
+            {"5xx on the session", [&] { fake->injectFault(QStringLiteral("/process/session$"), 502, 3); },
+             QStringLiteral("service unavailable")},
+            {"create accepted, answered 500",
+             [&] { fake->injectOption(QStringLiteral("create_accepted_then_500"), QJsonObject{{QStringLiteral("count"), 1}}); },
+             QString()},
+            {"5xx on every poll once",
+             [&] { fake->injectFault(QStringLiteral("/command/[^/]+$"), 500, 1); }, QString()},
+        };
+        for (const Case& k : cases) {
+            fake->reset();
+            k.inject();
+            const ExecutionResult r = run(QStringLiteral("print('fault')\n"));
+            const QString where = QStringLiteral("%1: %2 / %3").arg(QLatin1String(k.what), runStatusName(r.status), r.reason);
+            if (k.reason.isEmpty()) {
+                QVERIFY2(r.status == RunStatus::Success, qPrintable(where));
+                QCOMPARE(fake->count(QStringLiteral("^DELETE /api/sandbox/")), 1);
+            } else {
+                QVERIFY2(r.status == RunStatus::InfrastructureError, qPrintable(where));
+                QVERIFY2(r.reason.contains(k.reason), qPrintable(where));
+                QCOMPARE(r.costMicros, 0);
+            }
+            QVERIFY2(liveSandboxes() == 0, qPrintable(where));
+            // A create that failed leaves its record for the reconciler, which finds nothing left.
+            const ReconcileReport reconciled = OrphanReconciler(allocations, *provider).run();
+            QVERIFY2(reconciled.removed == 0 && reconciled.problems.isEmpty(), qPrintable(where + reconciled.message()));
+            QVERIFY2(allocations.open().isEmpty(), qPrintable(where));
+        }
     }
 
     void cleanupTestCase() { verifyAllCleaned(); }

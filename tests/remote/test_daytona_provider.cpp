@@ -11,10 +11,12 @@
 #include "core/engine/Executor.h"
 #include "core/providers/daytona/DaytonaProvider.h"
 #include "core/providers/daytona/DaytonaSandbox.h"
+#include "core/providers/http/HttpClient.h"
 #include "core/sandbox/ProviderError.h"
 #include "core/sandbox/RunControl.h"
 
 #include <QElapsedTimer>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QtTest>
 #include <memory>
@@ -204,6 +206,54 @@ private slots:
         // Every session is deleted after its run, not only on a timeout.
         QCOMPARE(fake->count(QStringLiteral("^POST /toolbox/[^/]+/process/session$")), 2);
         QCOMPARE(fake->count(QStringLiteral("^DELETE /toolbox/[^/]+/process/session/")), 2);
+        verifyDestroyedAndCleaned(*sb);
+    }
+
+    // The fake is held to the daemon: a session is one shell, so a command that `exec`s replaces
+    // it (no exit code, later execs fail), and a runAsync command's stdin is held open.
+    void fakeSessionIsOneShell()
+    {
+        RunControl control;
+        auto sb = create(config(), control);
+        HttpClient http(QStringLiteral("raw"));
+        auto call = [&](const QByteArray& method, const QString& path, const QJsonObject& body = {}) {
+            HttpRequest rq = DaytonaSandbox::apiRequest(config(), method, QString(), HttpRequest::Retry::Never,
+                                                        body.isEmpty() ? nullptr : &body);
+            rq.url = QUrl(fake->base() + QStringLiteral("/toolbox/") + sb->id() + path);
+            const HttpResponse r = http.send(rq);
+            return std::make_pair(r.status, QJsonDocument::fromJson(r.body).object());
+        };
+        auto exec = [&](const QString& session, const QString& command) {
+            return call("POST", QStringLiteral("/process/session/%1/exec").arg(session),
+                        {{QStringLiteral("command"), command}, {QStringLiteral("runAsync"), true}});
+        };
+        QCOMPARE(call("POST", QStringLiteral("/process/session"), {{QStringLiteral("sessionId"), QStringLiteral("s1")}}).first, 201);
+        // State persists between a session's commands: it is one shell.
+        const QString first = exec(QStringLiteral("s1"), QStringLiteral("cd /tmp && X=kept")).second.value(QLatin1String("cmdId")).toString();
+        QVERIFY(QTest::qWaitFor([&] {
+            return call("GET", QStringLiteral("/process/session/s1/command/") + first).second.contains(QLatin1String("exitCode"));
+        }, 10000));
+        const QString second = exec(QStringLiteral("s1"), QStringLiteral("echo $X $(pwd)")).second.value(QLatin1String("cmdId")).toString();
+        QVERIFY(QTest::qWaitFor([&] {
+            return call("GET", QStringLiteral("/process/session/s1/command/") + second).second.contains(QLatin1String("exitCode"));
+        }, 10000));
+        QCOMPARE(call("GET", QStringLiteral("/process/session/s1/command/%1/logs").arg(second)).second.value(QLatin1String("stdout")).toString(),
+                 QStringLiteral("kept /tmp\n"));
+        // `exec` replaces the session's shell: no exit code ever, and the next exec fails.
+        const QString replaced = exec(QStringLiteral("s1"), QStringLiteral("exec true")).second.value(QLatin1String("cmdId")).toString();
+        QVERIFY(QTest::qWaitFor([&] { return exec(QStringLiteral("s1"), QStringLiteral("true")).first == 500; }, 10000));
+        QVERIFY(!call("GET", QStringLiteral("/process/session/s1/command/") + replaced).second.contains(QLatin1String("exitCode")));
+        // A runAsync command reading stdin waits on the held-open FIFO; from /dev/null it ends.
+        QCOMPARE(call("POST", QStringLiteral("/process/session"), {{QStringLiteral("sessionId"), QStringLiteral("s2")}}).first, 201);
+        QCOMPARE(call("POST", QStringLiteral("/process/session"), {{QStringLiteral("sessionId"), QStringLiteral("s3")}}).first, 201);
+        const QString held = exec(QStringLiteral("s2"), QStringLiteral("cat")).second.value(QLatin1String("cmdId")).toString();
+        const QString freed = exec(QStringLiteral("s3"), QStringLiteral("cat < /dev/null")).second.value(QLatin1String("cmdId")).toString();
+        QVERIFY(QTest::qWaitFor([&] {
+            return call("GET", QStringLiteral("/process/session/s3/command/") + freed).second.contains(QLatin1String("exitCode"));
+        }, 10000));
+        QVERIFY(!call("GET", QStringLiteral("/process/session/s2/command/") + held).second.contains(QLatin1String("exitCode")));
+        // The removed upload route answers like any unknown route.
+        QCOMPARE(call("POST", QStringLiteral("/files/upload?path=/tmp/x")).first, 404);
         verifyDestroyedAndCleaned(*sb);
     }
 

@@ -248,7 +248,7 @@ private slots:
 
         // Persistent 500 at create: a clear error, nothing created.
         f->reset();
-        f->injectFault(QStringLiteral("^(/v1|/api)/sandbox(es)?$"), 500, 3);
+        f->injectFault(QStringLiteral("^(/v1|/api)/sandbox(es)?$"), 500, 3, QStringLiteral("POST"));
         r = py(QStringLiteral("print(3)\n"));
         QCOMPARE(r.status, RunStatus::InfrastructureError);
         QVERIFY2(r.reason.contains(QStringLiteral("service unavailable")), qPrintable(r.reason));

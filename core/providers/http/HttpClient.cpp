@@ -13,11 +13,44 @@
 #include <QRegularExpression>
 #include <QTimer>
 #include <cmath>
+#include <cstring>
 
 namespace sandpad {
 
 namespace {
 constexpr int kMaxRetries = 2;
+
+// The body of a request that must not be sent twice. Qt's HTTP connection re-sends a request
+// whose connection closed before any answer (its reconnect attempts), for any method; it needs
+// to rewind the body to do so. This one cannot be rewound, so Qt reports ContentReSendError
+// instead, and the retry rules decide.
+class OneShotBody : public QIODevice {
+public:
+    OneShotBody(QByteArray data, QObject* parent) : QIODevice(parent), m_data(std::move(data))
+    {
+        open(QIODevice::ReadOnly);
+    }
+    bool isSequential() const override { return true; }
+    bool reset() override { return false; }
+    qint64 bytesAvailable() const override { return m_data.size() - m_pos + QIODevice::bytesAvailable(); }
+    qint64 size() const override { return m_data.size(); }
+
+protected:
+    qint64 readData(char* out, qint64 max) override
+    {
+        const qint64 n = std::min<qint64>(max, m_data.size() - m_pos);
+        if (n <= 0)
+            return m_pos >= m_data.size() ? -1 : 0;
+        std::memcpy(out, m_data.constData() + m_pos, size_t(n));
+        m_pos += n;
+        return n;
+    }
+    qint64 writeData(const char*, qint64) override { return -1; }
+
+private:
+    QByteArray m_data;
+    qint64 m_pos = 0;
+};
 
 // The service's own error text: Vercel {"error":{"code","message"}}, Daytona {"message": str|[str]}.
 QString serviceMessage(const QByteArray& body)
@@ -178,6 +211,12 @@ HttpResponse HttpClient::sendOnce(const HttpRequest& rq, TransportFailure& failu
         reply = manager()->get(nr);
     } else if (rq.method == "DELETE" && rq.body.isEmpty()) {
         reply = manager()->deleteResource(nr);
+    } else if (!rq.idempotent()) {
+        nr.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
+        nr.setHeader(QNetworkRequest::ContentLengthHeader, rq.body.size());
+        auto* body = new OneShotBody(rq.body, nullptr);
+        reply = manager()->sendCustomRequest(nr, rq.method, body);
+        body->setParent(reply);
     } else {
         reply = manager()->sendCustomRequest(nr, rq.method, rq.body);
     }
@@ -235,13 +274,13 @@ HttpResponse HttpClient::sendOnce(const HttpRequest& rq, TransportFailure& failu
         failure.message = redact(what.arg(m_service, QString::fromLatin1(rq.method), rq.url.path(),
                                           reply->errorString()));
         using Phase = TransportFailure::Phase;
-        if (delivered)
-            failure.phase = Phase::Other; // part of a stream was delivered: never sent again
+        if (delivered || (rq.onData && resp.status != 0))
+            failure.phase = Phase::Other; // a stream that began answering: never sent again
         else if (err == QNetworkReply::ConnectionRefusedError || err == QNetworkReply::HostNotFoundError ||
                  err == QNetworkReply::ProxyConnectionRefusedError || err == QNetworkReply::ProxyNotFoundError)
             failure.phase = Phase::Connect;
-        else if (err == QNetworkReply::RemoteHostClosedError)
-            failure.phase = Phase::MidFlight;
+        else if (err == QNetworkReply::RemoteHostClosedError || err == QNetworkReply::ContentReSendError)
+            failure.phase = Phase::MidFlight; // the service may have had the request
         else
             failure.phase = Phase::Other;
     }

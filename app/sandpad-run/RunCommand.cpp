@@ -257,7 +257,9 @@ int RunCommand::exec(const QStringList& arguments)
                 writeOut(QStringLiteral("Provider: %1\n  [FAIL] provider: %2\nNot usable.\n").arg(settings.provider, msg));
             return InfrastructureError;
         }
-        const ValidationReport report = provider->validate();
+        ValidationReport report = provider->validate();
+        if (const QString orphans = workspace.reconcileOrphans(); !orphans.isEmpty())
+            report.items.append({QStringLiteral("orphans"), ValidationItem::Level::Warning, orphans});
         if (m_json) {
             QJsonArray items;
             for (const auto& item : report.items)
@@ -426,6 +428,9 @@ int RunCommand::exec(const QStringList& arguments)
 
     if (!providerOk && !m_json)
         writeErr(QStringLiteral("sandpad-run: %1\n").arg(workspace.error()));
+    // Remote sandboxes that earlier runs of dead processes left are removed first (and said so).
+    if (const QString orphans = workspace.reconcileOrphans(); !orphans.isEmpty())
+        writeErr(QStringLiteral("sandpad-run: %1\n").arg(orphans));
 
     Executor::TextCallback live;
     TerminalText liveText[2]; // stdout, stderr: a chunk may end between CR and LF

@@ -31,9 +31,15 @@ std::function<ValidationReport()> validatorFor(std::shared_ptr<SandboxProvider> 
     };
 }
 
-std::function<ValidationReport()> validatorFor(const Workspace& workspace)
+std::function<ValidationReport()> validatorFor(Workspace& workspace)
 {
-    return validatorFor(workspace.provider(), workspace.error());
+    // Validate also removes what runs of dead processes left on the service, and says so.
+    return [check = validatorFor(workspace.provider(), workspace.error()), &workspace] {
+        ValidationReport report = check();
+        if (const QString orphans = workspace.reconcileOrphans(); !orphans.isEmpty())
+            report.items.append({QStringLiteral("orphans"), ValidationItem::Level::Warning, orphans});
+        return report;
+    };
 }
 
 void openSettings(Workspace& workspace, QWidget* parent)

@@ -1,6 +1,7 @@
 #include "core/engine/Executor.h"
 
 #include "core/accounting/CreditsAccount.h"
+#include "core/allocations/RemoteAllocations.h"
 #include "core/accounting/UsageLedger.h"
 #include "core/documents/DocumentStore.h"
 #include "core/engine/OutputCap.h"
@@ -234,11 +235,31 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
     // `!pip install` runs need a fresh interpreter: never a pre-started one.
     options.coldOnly = result.language == Language::Python &&
                        !PipDirectives::parse(result.code).packagesToInstall().isEmpty();
+    options.runId = result.runId; // the remote sandbox's run label (orphan records)
+    // A paid remote sandbox is recorded before it is asked for, and closed once removal is
+    // confirmed: a crash in between leaves an open row for the OrphanReconciler.
+    RemoteAllocations* allocations = provider->allocatesRemotely() ? m_allocations : nullptr;
+    if (allocations && !allocations->recordIntent(provider->name(), result.runId))
+        qWarning("sandpad: %s", qPrintable(allocations->lastError()));
     std::unique_ptr<Sandbox> sandbox;
-    if (!guarded(result, QStringLiteral("could not create a sandbox"),
-                 [&] { sandbox = provider->create(options, control); })) {
+    if (!guarded(result, QStringLiteral("could not create a sandbox"), [&] {
+            try {
+                sandbox = provider->create(options, control);
+            } catch (const ProviderError& e) {
+                // Refused before anything was made: nothing to reconcile.
+                using K = ProviderError::Kind;
+                if (allocations && (e.kind() == K::NotConfigured || e.kind() == K::Unauthorized ||
+                                    e.kind() == K::PaymentRequired || e.kind() == K::RateLimited))
+                    allocations->close(result.runId, QStringLiteral("refused"));
+                throw;
+            }
+        })) {
+        if (allocations)
+            RemoteAllocations::runEnded(result.runId); // an open row is the reconciler's now
         return finish();
     }
+    if (allocations)
+        allocations->recordRemoteId(result.runId, sandbox->id());
 
     // --- 3-5. Place the program, run it with streamed, capped output and the deadline.
     OutputCap stdoutCap(config.keepBytesPerStream), stderrCap(config.keepBytesPerStream);
@@ -311,6 +332,10 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
     // --- 7. Destroy the sandbox and confirm it is gone.
     const CleanupReport cleanup = sandbox->destroy();
     result.cleanupConfirmed = cleanup.confirmed;
+    if (allocations && cleanup.confirmed)
+        allocations->close(result.runId, QStringLiteral("removed"));
+    if (allocations)
+        RemoteAllocations::runEnded(result.runId);
     if (!cleanup.confirmed && (result.status == RunStatus::Success || result.status == RunStatus::Error)) {
         result.status = RunStatus::InfrastructureError;
         result.reason = QStringLiteral("cleanup not confirmed: %1").arg(cleanup.detail);

@@ -20,6 +20,7 @@ class UsageLedger;
 class CreditsAccount;
 class SandboxProvider;
 class Run;
+class RemoteAllocations;
 
 // Settings the Executor applies to every run (from the user's settings, flags and environment).
 struct ExecutorConfig {
@@ -46,6 +47,8 @@ public:
     void setProvider(std::shared_ptr<SandboxProvider> provider);
     std::shared_ptr<SandboxProvider> provider() const { return m_provider; }
     QString providerName() const;
+    // Where remote sandboxes are recorded (null: not recorded). Outlives the Executor's runs.
+    void setAllocations(RemoteAllocations* allocations) { m_allocations = allocations; }
 
     // Starts a run. The Run (a child of this Executor until someone adopts it) reports its
     // status, output and result on the caller's thread. origin names it for the notebook; what
@@ -72,6 +75,7 @@ private:
     UsageLedger* m_ledger;
     DocumentStore* m_documents;
     CreditsAccount* m_credits;
+    RemoteAllocations* m_allocations = nullptr;
     ExecutorConfig m_config;
     QList<QPointer<Run>> m_active;
 };

@@ -93,6 +93,7 @@ std::shared_ptr<SandboxProvider> ProviderRegistry::create(const AppSettings& set
         if (qEnvironmentVariableIsEmpty("DAYTONA_API_URL") && !settings.daytonaApiUrl.isEmpty())
             config.apiUrl = settings.daytonaApiUrl;
         fillIfEmpty(config.organizationId, settings.daytonaOrganizationId);
+        config.memoryLimitMb = settings.memoryLimitMb;
         config.apiKey = secret(config.apiKey, QStringLiteral("DAYTONA_API_KEY"), secrets);
         return std::make_shared<DaytonaProvider>(config);
     }

@@ -22,6 +22,9 @@ public:
     virtual ValidationReport validate() = 0;
     // A fresh sandbox for one run. Throws ProviderError.
     virtual std::unique_ptr<Sandbox> create(const SandboxOptions& options, RunControl& control) = 0;
+    // Whether create() allocates a paid remote sandbox, recorded by the Executor (RemoteAllocations)
+    // so that none is lost track of.
+    virtual bool allocatesRemotely() const { return false; }
 
     // Pre-started sandboxes, for providers that keep some (the local one); no-ops otherwise.
     // The Workspace drives them as settings change. Thread-safe, non-blocking.

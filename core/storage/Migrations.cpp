@@ -116,6 +116,24 @@ const QList<Migration>& Migrations::all()
                  preview TEXT NOT NULL           -- RunPreview::toJson
              ))"),
          }},
+        // 5: the remote sandboxes runs asked for (RemoteAllocations): the intent before each create,
+        // the remote id once known, closed after a confirmed removal. An open row of a process that
+        // no longer runs (owner pid + its start time) is an orphan for the OrphanReconciler.
+        {5,
+         {
+             QStringLiteral(R"(CREATE TABLE remote_allocations (
+                 run_id      TEXT PRIMARY KEY NOT NULL,   -- also the sandbox's sandpad-run label
+                 provider    TEXT NOT NULL,
+                 remote_id   TEXT NOT NULL DEFAULT '',    -- empty until the create answered
+                 created_ms  INTEGER NOT NULL,            -- UTC, ms since the epoch
+                 owner_pid   INTEGER NOT NULL,
+                 owner_start TEXT NOT NULL,               -- ProcessIdentity::start
+                 closed_ms   INTEGER,                     -- NULL: open
+                 closed_how  TEXT NOT NULL DEFAULT ''
+             ))"),
+             QStringLiteral("CREATE INDEX remote_allocations_open ON remote_allocations(provider) "
+                            "WHERE closed_ms IS NULL"),
+         }},
     };
     return migrations;
 }

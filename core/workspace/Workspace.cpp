@@ -2,15 +2,20 @@
 
 #include "core/accounting/CreditsAccount.h"
 #include "core/accounting/UsageLedger.h"
+#include "core/allocations/OrphanReconciler.h"
+#include "core/allocations/RemoteAllocations.h"
 #include "core/documents/DocumentStore.h"
 #include "core/engine/Executor.h"
 #include "core/notebook/RunHistory.h"
 #include "core/providers/ProviderRegistry.h"
+#include "core/providers/http/RemoteProvider.h"
 #include "core/run/Run.h"
 #include "core/sandbox/ProviderError.h"
 #include "core/storage/Database.h"
 
+#include <QCoreApplication>
 #include <QDebug>
+#include <QThread>
 #include <QSettings>
 
 namespace sandpad {
@@ -38,7 +43,9 @@ bool Workspace::open()
     m_credits = std::make_unique<CreditsAccount>(*m_database);
     m_documents = std::make_unique<DocumentStore>(*m_database);
     m_history = std::make_unique<RunHistory>(*m_database);
+    m_allocations = std::make_unique<RemoteAllocations>(*m_database);
     m_executor = new Executor(nullptr, m_ledger.get(), m_documents.get(), m_credits.get());
+    m_executor->setAllocations(m_allocations.get());
     // Writing a run with megabytes of output takes a while: keep it off the caller's (GUI) thread,
     // on one writer thread so runs are stored in the order they finished.
     m_historyWriter.setMaxThreadCount(1);
@@ -189,5 +196,15 @@ QString Workspace::providerName() const
     return current ? current->name() : QStringLiteral("none");
 }
 
-} // namespace sandpad
+QString Workspace::reconcileOrphans()
+{
+    const auto remote = std::dynamic_pointer_cast<RemoteProvider>(provider());
+    if (!remote || !m_allocations)
+        return {};
+    const QString message = OrphanReconciler(*m_allocations, *remote).run().message();
+    if (QCoreApplication::instance() && QThread::currentThread() != QCoreApplication::instance()->thread())
+        Database::releaseThreadConnections(); // a worker thread's (see there)
+    return message;
+}
 
+} // namespace sandpad

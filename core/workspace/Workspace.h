@@ -18,6 +18,7 @@ class CreditsAccount;
 class DocumentStore;
 class RunHistory;
 class Executor;
+class RemoteAllocations;
 class SandboxProvider;
 struct ExecutorConfig;
 struct SandboxOptions;
@@ -82,6 +83,11 @@ public:
     Executor& executor() { return *m_executor; }
     std::shared_ptr<SandboxProvider> provider() const;
     QString providerName() const; // "none" without a provider
+    // Removes the remote sandboxes that runs of dead processes left (OrphanReconciler) with the
+    // current provider, and says so for the user ("removed 1 Daytona sandbox left by a run that
+    // did not finish"); empty when there was nothing to do or the provider is not remote. Blocks
+    // (HTTP when there are open records): for a worker thread, or a one-shot CLI. Thread-safe.
+    QString reconcileOrphans();
     // Finished runs are written to the history on a background thread; this waits for them.
     void waitForHistory();
 
@@ -108,6 +114,7 @@ private:
     std::unique_ptr<CreditsAccount> m_credits;
     std::unique_ptr<DocumentStore> m_documents;
     std::unique_ptr<RunHistory> m_history;
+    std::unique_ptr<RemoteAllocations> m_allocations;
     Executor* m_executor = nullptr;
     QThreadPool m_historyWriter;
 };

@@ -145,7 +145,8 @@ class FakeBox:
                     return full
         return None
 
-    def start(self, argv, cwd=None, env=None):
+    def start(self, argv, cwd=None, env=None, stdin=None):
+        """stdin: None (/dev/null) or subprocess.PIPE (the Proc's popen.stdin is then the writer)."""
         cmd = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session"]
         if self.network:
             cmd += ["--share-net"]
@@ -167,7 +168,7 @@ class FakeBox:
         for k, v in (env or {}).items():
             cmd += ["--setenv", k, v]
         cmd += ["--"] + list(argv)
-        popen = spawn(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        popen = spawn(cmd, stdin=subprocess.DEVNULL if stdin is None else stdin, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, start_new_session=True)
         proc = Proc(popen)
         self.procs.append(proc)
@@ -321,7 +322,7 @@ class BaseHandler(BaseHTTPRequestHandler):
         # its answer finds the request in the log (logged after the answer, a test's next look at
         # the log could miss it).
         self._entry = {"method": self.command, "path": path, "query": parts.query, "status": 0, "ms": 0,
-                       "t": time.time()}
+                       "t": time.time(), "headers": self.logged_headers()}
         with self.state.lock:
             self.state.requests.append(self._entry)
         try:
@@ -341,6 +342,39 @@ class BaseHandler(BaseHTTPRequestHandler):
             with self.state.lock:
                 self._entry["status"] = self._status
                 self._entry["ms"] = round((time.monotonic() - started) * 1000, 3)
+                fields = self.body_fields()
+                if fields is not None:
+                    self._entry["body_fields"] = fields
+
+    def logged_headers(self):
+        """The request's headers, names lower-cased, secrets replaced by their length (for the
+        conformance tests, which compare the headers that matter)."""
+        out = {}
+        for k, v in self.headers.items():
+            k = k.lower()
+            out[k] = ("<%d chars>" % len(v)) if k in ("authorization", "cookie") else v
+        return out
+
+    def body_fields(self):
+        """Top-level keys of a JSON object body, or the part names of a multipart one; None when
+        the body was not read or is neither."""
+        body = getattr(self, "_body", None)
+        if not body:
+            return None
+        ctype = self.headers.get("Content-Type", "")
+        if ctype.startswith("multipart/form-data"):
+            import email.parser
+            import email.policy
+            msg = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+                b"Content-Type: " + ctype.encode() + b"\r\n\r\n" + body)
+            if not msg.is_multipart():
+                return None
+            return [p.get_param("name", header="content-disposition") for p in msg.iter_parts()]
+        try:
+            obj = json.loads(body)
+        except ValueError:
+            return None
+        return sorted(obj.keys()) if isinstance(obj, dict) else None
 
     def retry_after_headers(self, seconds):
         return {"Retry-After": str(seconds)}
@@ -366,7 +400,7 @@ class BaseHandler(BaseHTTPRequestHandler):
         elif path == "/__fake/sandboxes":
             with st.lock:
                 out = {sid: {"alive": box.alive(), "root_exists": os.path.isdir(box.root),
-                             "destroyed": box.destroyed, "state": self.describe(sid)}
+                             "destroyed": box.destroyed, "state": self.describe(sid), "info": self.info(sid)}
                        for sid, box in st.boxes.items()}
             self.send(200, out)
         else:
@@ -374,6 +408,10 @@ class BaseHandler(BaseHTTPRequestHandler):
 
     def describe(self, sid):
         return ""
+
+    def info(self, sid):
+        """What a service's fake tells tests about a sandbox besides its state (e.g. resources)."""
+        return {}
 
     def do_GET(self):
         self._dispatch()

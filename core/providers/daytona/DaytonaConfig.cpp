@@ -1,6 +1,7 @@
 #include "core/providers/daytona/DaytonaConfig.h"
 
 #include <QProcessEnvironment>
+#include <algorithm>
 
 namespace sandpad {
 
@@ -16,6 +17,11 @@ DaytonaConfig DaytonaConfig::fromEnvironment()
     while (c.apiUrl.endsWith(QLatin1Char('/')))
         c.apiUrl.chop(1);
     return c;
+}
+
+int DaytonaConfig::memoryGiB(qint64 memoryLimitMb)
+{
+    return int(std::max<qint64>(1, (memoryLimitMb + 1023) / 1024));
 }
 
 } // namespace sandpad

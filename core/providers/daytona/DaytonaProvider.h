@@ -14,6 +14,11 @@ public:
     QString displayName() const override { return QStringLiteral("Daytona"); }
 
     const DaytonaConfig& config() const { return m_config; }
+
+    // Orphan reconciliation: GET /sandbox filtered by the app label (following nextCursor), and
+    // DELETE /sandbox/{id} confirmed by GET until 404 / destroyed.
+    QList<Listing> listAppSandboxes() override;
+    CleanupReport removeAppSandbox(const QString& id) override;
     static QString credentialProblem(const DaytonaConfig& config);
 
 private:

@@ -1,31 +1,30 @@
 #include "core/providers/daytona/DaytonaSandbox.h"
 
+#include "core/providers/http/Multipart.h"
+#include "core/providers/http/RemoteProvider.h"
 #include "core/sandbox/ProviderError.h"
 
 #include <QHttpMultiPart>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QUuid>
 
 namespace sandpad {
 
-namespace {
-QUrl withQuery(QUrl url, const QString& key, const QString& value)
-{
-    // Fully percent-encoded ('+' and '&' too) so the path survives form decoding.
-    url.setQuery(key + QLatin1Char('=') + QString::fromLatin1(QUrl::toPercentEncoding(value, "/")),
-                 QUrl::StrictMode);
-    return url;
-}
-} // namespace
-
 DaytonaSandbox::DaytonaSandbox(const DaytonaConfig& config)
     : RemoteSandbox({.name = QStringLiteral("Daytona"),
                      .workDir = QStringLiteral("/tmp/sandpad"),
                      .stateWord = QStringLiteral("state"),
                      .readyState = QStringLiteral("started"),
+                     // A new sandbox does not leave these by itself (the API's SandboxState); the
+                     // others (creating, starting, pending_build, building_snapshot,
+                     // pulling_snapshot, restoring, resuming, unknown, ...) are waited out.
                      .failedStates = {QStringLiteral("error"), QStringLiteral("build_failed"),
-                                      QStringLiteral("destroyed"), QStringLiteral("destroying")},
+                                      QStringLiteral("destroyed"), QStringLiteral("destroying"),
+                                      QStringLiteral("stopping"), QStringLiteral("stopped"),
+                                      QStringLiteral("archiving"), QStringLiteral("archived"),
+                                      QStringLiteral("pausing"), QStringLiteral("paused")},
                      .packagesWhere = QStringLiteral("Daytona sandbox"),
                      .removing = QStringLiteral("deleting"),
                      .removal = QStringLiteral("deletion"),
@@ -59,7 +58,6 @@ QString DaytonaSandbox::commandLine(const SandboxCommand& command)
     QStringList parts;
     if (!command.cwd.isEmpty())
         parts << QStringLiteral("cd") << shellQuote(command.cwd) << QStringLiteral("&&");
-    parts << QStringLiteral("exec");
     if (!command.env.isEmpty()) {
         parts << QStringLiteral("env");
         for (auto it = command.env.begin(); it != command.env.end(); ++it)
@@ -67,19 +65,21 @@ QString DaytonaSandbox::commandLine(const SandboxCommand& command)
     }
     for (const auto& a : command.argv)
         parts << shellQuote(a);
-    return parts.join(QLatin1Char(' '));
+    return QStringLiteral("(%1) < /dev/null").arg(parts.join(QLatin1Char(' ')));
 }
 
 HttpRequest DaytonaSandbox::apiRequest(const DaytonaConfig& config, const QByteArray& method, const QString& path,
-                                       const QJsonObject* body)
+                                       HttpRequest::Retry retry, const QJsonObject* body)
 {
     HttpRequest rq;
     rq.method = method;
+    rq.retry = retry;
     rq.url = QUrl(config.apiUrl + path);
+    // The SDK's headers on every API and toolbox call. No X-Daytona-Organization-ID: the SDK sends
+    // it only with JWT auth; with an API key the service uses the key's own organization.
     rq.headers.emplaceBack("Authorization", "Bearer " + config.apiKey.toUtf8());
-    if (!config.organizationId.isEmpty())
-        rq.headers.emplaceBack("X-Daytona-Organization-ID", config.organizationId.toUtf8());
     rq.headers.emplaceBack("X-Daytona-Source", "sandpad");
+    rq.headers.emplaceBack("X-Daytona-SDK-Version", config.sdkVersion.toUtf8());
     if (body) {
         rq.headers.emplaceBack("Content-Type", "application/json");
         rq.body = QJsonDocument(*body).toJson(QJsonDocument::Compact);
@@ -88,9 +88,24 @@ HttpRequest DaytonaSandbox::apiRequest(const DaytonaConfig& config, const QByteA
     return rq;
 }
 
-HttpRequest DaytonaSandbox::toolboxRequest(const QByteArray& method, const QString& path, const QJsonObject* body) const
+HttpRequest DaytonaSandbox::listRequest(const DaytonaConfig& config, const QJsonObject& labels, const QString& cursor,
+                                        int limit)
 {
-    HttpRequest rq = apiRequest(m_config, method, QString(), body);
+    HttpRequest rq = apiRequest(config, "GET", QStringLiteral("/sandbox"), HttpRequest::Retry::Idempotent);
+    // The SDK's list(): labels as a JSON object in one query parameter.
+    QByteArray query;
+    if (!cursor.isEmpty())
+        query += "cursor=" + QUrl::toPercentEncoding(cursor) + '&';
+    query += "limit=" + QByteArray::number(limit) + "&labels=" +
+             QUrl::toPercentEncoding(QString::fromUtf8(QJsonDocument(labels).toJson(QJsonDocument::Compact)));
+    rq.url.setQuery(QString::fromLatin1(query), QUrl::StrictMode);
+    return rq;
+}
+
+HttpRequest DaytonaSandbox::toolboxRequest(const QByteArray& method, const QString& path, HttpRequest::Retry retry,
+                                           const QJsonObject* body) const
+{
+    HttpRequest rq = apiRequest(m_config, method, QString(), retry, body);
     rq.url = QUrl(m_toolbox + path);
     return rq;
 }
@@ -112,53 +127,111 @@ QString DaytonaSandbox::failureReason(const QJsonObject& description) const
 
 HttpRequest DaytonaSandbox::describeRequest() const
 {
-    return apiRequest(m_config, "GET", QStringLiteral("/sandbox/") + m_id);
+    return apiRequest(m_config, "GET", QStringLiteral("/sandbox/") + m_id, HttpRequest::Retry::Idempotent);
 }
 
 HttpRequest DaytonaSandbox::removeRequest() const
 {
-    return apiRequest(m_config, "DELETE", QStringLiteral("/sandbox/") + m_id);
+    return apiRequest(m_config, "DELETE", QStringLiteral("/sandbox/") + m_id, HttpRequest::Retry::Idempotent);
 }
 
 HttpRequest DaytonaSandbox::readRequest(const QString& path) const
 {
-    HttpRequest rq = toolboxRequest("GET", QStringLiteral("/files/download"));
-    rq.url = withQuery(rq.url, QStringLiteral("path"), path);
-    return rq;
+    // The SDK's downloadFile: one path through bulk-download (reading twice is harmless).
+    const QJsonObject body{{QStringLiteral("paths"), QJsonArray{path}}};
+    return toolboxRequest("POST", QStringLiteral("/files/bulk-download"), HttpRequest::Retry::Idempotent, &body);
+}
+
+std::optional<QByteArray> DaytonaSandbox::fileIn(const HttpResponse& answer, const QString& path) const
+{
+    const auto parts = Multipart::parse(answer.header("Content-Type"), answer.body);
+    if (!parts)
+        throw ProviderError(ProviderError::Kind::Protocol,
+                            QStringLiteral("Daytona: reading %1 answered something that is not multipart/form-data")
+                                .arg(path));
+    for (const auto& part : *parts) {
+        if (QString::fromUtf8(part.filename) != path)
+            continue;
+        if (part.name == "file")
+            return part.body;
+        if (part.name == "error") {
+            // {message, statusCode, code}: FILE_NOT_FOUND / 404 is "no such file".
+            const QJsonObject error = QJsonDocument::fromJson(part.body).object();
+            if (error.value(QLatin1String("statusCode")).toInt() == 404 ||
+                error.value(QLatin1String("code")).toString() == QLatin1String("FILE_NOT_FOUND"))
+                return std::nullopt;
+            const QString message = error.isEmpty() ? QString::fromUtf8(part.body.left(200))
+                                                    : error.value(QLatin1String("message")).toString();
+            throw ProviderError(ProviderError::Kind::Io,
+                                m_http.redact(QStringLiteral("Daytona: reading %1 failed: %2").arg(path, message)));
+        }
+    }
+    throw ProviderError(ProviderError::Kind::Protocol,
+                        QStringLiteral("Daytona: reading %1 answered no part for it").arg(path));
+}
+
+std::optional<HttpResponse> DaytonaSandbox::findCreated(const QString& runId)
+{
+    const HttpResponse found = m_http.sendChecked(
+        listRequest(m_config, QJsonObject{{QLatin1String(RemoteProvider::kRunLabel), runId}}, QString(), 10),
+        QStringLiteral("looking for the sandbox a failed create may have made"));
+    const QJsonArray items = parseObject(found.body, QStringLiteral("list")).value(QLatin1String("items")).toArray();
+    if (items.isEmpty())
+        return std::nullopt; // nothing was made: creating again is safe
+    HttpResponse made;
+    made.status = 200;
+    made.body = QJsonDocument(items.first().toObject()).toJson(QJsonDocument::Compact);
+    return made;
 }
 
 void DaytonaSandbox::start(const SandboxOptions& options, RunControl& control)
 {
+    // The run label finds this sandbox again: after a create answered 5xx (findCreated), and for
+    // the orphan reconciler if this process dies before deleting it.
+    const QString runId = options.runId.isEmpty() ? QUuid::createUuid().toString(QUuid::WithoutBraces) : options.runId;
     const QJsonObject body{
         {QStringLiteral("labels"),
          QJsonObject{{QStringLiteral("code-toolbox-language"),
                       options.language == Language::Python ? QStringLiteral("python") : QStringLiteral("javascript")},
-                     {QStringLiteral("created-by"), QStringLiteral("sandpad")}}},
+                     {QLatin1String(RemoteProvider::kAppLabel), QLatin1String(RemoteProvider::kAppLabelValue)},
+                     {QLatin1String(RemoteProvider::kRunLabel), runId}}},
+        {QStringLiteral("env"), QJsonObject{}},
         {QStringLiteral("public"), false},
+        {QStringLiteral("memory"), DaytonaConfig::memoryGiB(options.memoryLimitMb)},
         // Minutes: a safety net in case our own delete never arrives; 0 = delete as soon as stopped.
         {QStringLiteral("autoStopInterval"), std::max(1, (options.deadlineSeconds + 120 + 59) / 60)},
         {QStringLiteral("autoDeleteInterval"), 0},
         {QStringLiteral("networkBlockAll"), !options.allowNetwork},
     };
-    startSandbox(apiRequest(m_config, "POST", QStringLiteral("/sandbox"), &body), options.language,
-                 options.deadlineSeconds, control);
+    HttpRequest create =
+        apiRequest(m_config, "POST", QStringLiteral("/sandbox"), HttpRequest::Retry::NotIdempotent, &body);
+    create.recover = [this, runId] { return findCreated(runId); };
+    startSandbox(create, options.language, options.deadlineSeconds, control);
 }
 
 void DaytonaSandbox::onReady(const QJsonObject& description)
 {
     QString proxy = description.value(QLatin1String("toolboxProxyUrl")).toString();
+    if (proxy.isEmpty()) {
+        // The SDK's ensureToolboxProxyUrl: the sandbox's own route for it.
+        const HttpResponse resp = m_http.sendChecked(
+            apiRequest(m_config, "GET", QStringLiteral("/sandbox/%1/toolbox-proxy-url").arg(m_id),
+                       HttpRequest::Retry::Idempotent),
+            QStringLiteral("finding the toolbox"));
+        proxy = parseObject(resp.body, QStringLiteral("toolbox-proxy-url")).value(QLatin1String("url")).toString();
+        if (proxy.isEmpty())
+            throw ProviderError(ProviderError::Kind::Protocol, QStringLiteral("Daytona: no toolbox URL for the sandbox"));
+    }
     while (proxy.endsWith(QLatin1Char('/')))
         proxy.chop(1);
-    // Without a proxy URL, the deprecated API route takes the same paths.
-    m_toolbox = proxy.isEmpty() ? m_config.apiUrl + QStringLiteral("/toolbox/") + m_id + QStringLiteral("/toolbox")
-                                : proxy + QLatin1Char('/') + m_id;
+    m_toolbox = proxy + QLatin1Char('/') + m_id;
 }
 
 std::optional<QString> DaytonaSandbox::runPackageScript(const QString& script, int deadlineSeconds)
 {
     const QJsonObject body{{QStringLiteral("command"), QStringLiteral("python3 -c ") + shellQuote(script)},
                            {QStringLiteral("timeout"), deadlineSeconds}};
-    HttpRequest rq = toolboxRequest("POST", QStringLiteral("/process/execute"), &body);
+    HttpRequest rq = toolboxRequest("POST", QStringLiteral("/process/execute"), HttpRequest::Retry::NotIdempotent, &body);
     rq.deadline = QDeadlineTimer(qint64(deadlineSeconds) * 1000 + 5000);
     const QJsonObject answer = parseObject(m_http.sendChecked(rq, QStringLiteral("checking the base packages")).body,
                                            QStringLiteral("process/execute"));
@@ -169,29 +242,26 @@ std::optional<QString> DaytonaSandbox::runPackageScript(const QString& script, i
 
 void DaytonaSandbox::writeFiles(const QList<SandboxFile>& files)
 {
-    for (const auto& f : files) {
-        HttpRequest rq = toolboxRequest("POST", QStringLiteral("/files/upload"));
-        rq.url = withQuery(rq.url, QStringLiteral("path"), f.path);
-        const QByteArray content = f.content;
-        const QString fileName = f.path.section(QLatin1Char('/'), -1);
-        rq.multipart = [content, fileName] {
-            auto* mp = new QHttpMultiPart(QHttpMultiPart::FormDataType);
-            QHttpPart part;
-            part.setHeader(QNetworkRequest::ContentDispositionHeader,
-                           QStringLiteral("form-data; name=\"file\"; filename=\"%1\"").arg(fileName));
-            part.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/octet-stream"));
-            part.setBody(content);
-            mp->append(part);
-            return mp;
-        };
-        m_http.sendChecked(rq, QStringLiteral("uploading %1").arg(f.path));
+    if (files.isEmpty())
+        return;
+    // One bulk-upload, as the SDK's uploadFiles: files[i].path then files[i].file per file.
+    // Uploading the same files again is harmless, so it may be retried.
+    QList<MultipartPart> parts;
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        const QByteArray field = "files[" + QByteArray::number(i) + "]";
+        parts.append({field + ".path", {}, {}, files[i].path.toUtf8()});
+        parts.append({field + ".file", files[i].path.section(QLatin1Char('/'), -1).toUtf8(), {}, files[i].content});
     }
+    HttpRequest rq = toolboxRequest("POST", QStringLiteral("/files/bulk-upload"), HttpRequest::Retry::Idempotent);
+    rq.multipart = [parts] { return Multipart::form(parts); };
+    m_http.sendChecked(rq, files.size() == 1 ? QStringLiteral("uploading %1").arg(files.first().path)
+                                             : QStringLiteral("uploading %1 files").arg(files.size()));
 }
 
 void DaytonaSandbox::deleteSession(const QString& sessionId)
 {
     // Deleting the session kills its commands.
-    sendCleanup(toolboxRequest("DELETE", QStringLiteral("/process/session/") + sessionId));
+    sendCleanup(toolboxRequest("DELETE", QStringLiteral("/process/session/") + sessionId, HttpRequest::Retry::Idempotent));
 }
 
 CommandOutcome DaytonaSandbox::runCommand(const SandboxCommand& command, const OutputCallback& onOutput,
@@ -231,12 +301,13 @@ CommandOutcome DaytonaSandbox::runCommand(const SandboxCommand& command, const O
 
     HttpResponse resp;
     const QJsonObject sessionBody{{QStringLiteral("sessionId"), sessionId}};
-    if (!step(toolboxRequest("POST", QStringLiteral("/process/session"), &sessionBody),
+    if (!step(toolboxRequest("POST", QStringLiteral("/process/session"), HttpRequest::Retry::NotIdempotent, &sessionBody),
               QStringLiteral("creating a session"), resp))
         return outcome;
     sessionMade = true;
     const QJsonObject execBody{{QStringLiteral("command"), commandLine(command)}, {QStringLiteral("runAsync"), true}};
-    if (!step(toolboxRequest("POST", QStringLiteral("/process/session/%1/exec").arg(sessionId), &execBody),
+    if (!step(toolboxRequest("POST", QStringLiteral("/process/session/%1/exec").arg(sessionId),
+                             HttpRequest::Retry::NotIdempotent, &execBody),
               QStringLiteral("starting the command"), resp))
         return outcome;
     const QString cmdId = parseObject(resp.body, QStringLiteral("exec")).value(QLatin1String("cmdId")).toString();
@@ -249,12 +320,11 @@ CommandOutcome DaytonaSandbox::runCommand(const SandboxCommand& command, const O
     const QString cmdPath = QStringLiteral("/process/session/%1/command/%2").arg(sessionId, cmdId);
     for (;;) {
         // Status first, then logs: once the exit code is known, the logs read after it are complete.
-        if (!step(toolboxRequest("GET", cmdPath), QStringLiteral("checking the command"), resp))
+        if (!step(toolboxRequest("GET", cmdPath, HttpRequest::Retry::Idempotent), QStringLiteral("checking the command"), resp))
             return outcome;
         const QJsonValue exit = parseObject(resp.body, QStringLiteral("command")).value(QLatin1String("exitCode"));
-        HttpRequest logs = toolboxRequest("GET", cmdPath + QStringLiteral("/logs"));
-        logs.headers.emplaceBack("X-Daytona-SDK-Version", m_config.sdkVersion.toUtf8());
-        if (!step(logs, QStringLiteral("reading the command's output"), resp))
+        if (!step(toolboxRequest("GET", cmdPath + QStringLiteral("/logs"), HttpRequest::Retry::Idempotent),
+                  QStringLiteral("reading the command's output"), resp))
             return outcome;
         const QJsonObject text = parseObject(resp.body, QStringLiteral("logs"));
         const QByteArray out = text.value(QLatin1String("stdout")).toString().toUtf8();
@@ -267,6 +337,7 @@ CommandOutcome DaytonaSandbox::runCommand(const SandboxCommand& command, const O
         errSeen = std::max(errSeen, err.size());
         if (exit.isDouble()) {
             outcome.exitCode = exit.toInt();
+            deleteSession(sessionId); // the SDK's lifecycle ends every session it made
             return outcome;
         }
         if (deadline.hasExpired())

@@ -20,10 +20,16 @@ public:
 
     // POSIX shell quoting, for the command string a session runs.
     static QString shellQuote(const QString& word);
+    // What a session runs: a subshell (the session's own shell must get control back to write
+    // the exit code; `exec` there would replace it), stdin from /dev/null (the daemon holds a
+    // runAsync command's stdin open).
     static QString commandLine(const SandboxCommand& command);
     // A request to the Daytona API (not the toolbox) with the headers every call carries.
     static HttpRequest apiRequest(const DaytonaConfig& config, const QByteArray& method, const QString& path,
-                                  const QJsonObject* body = nullptr);
+                                  HttpRequest::Retry retry, const QJsonObject* body = nullptr);
+    // GET /sandbox with a labels filter ({"k":"v"}), one page from `cursor`.
+    static HttpRequest listRequest(const DaytonaConfig& config, const QJsonObject& labels, const QString& cursor,
+                                   int limit);
 
 private:
     QString idOf(const QJsonObject& created) const override;
@@ -32,13 +38,17 @@ private:
     HttpRequest describeRequest() const override;
     HttpRequest removeRequest() const override;
     HttpRequest readRequest(const QString& path) const override;
+    std::optional<QByteArray> fileIn(const HttpResponse& answer, const QString& path) const override;
     void onReady(const QJsonObject& description) override;
     std::optional<QString> runPackageScript(const QString& script, int deadlineSeconds) override;
     CommandOutcome runCommand(const SandboxCommand& command, const OutputCallback& onOutput,
                               const QDeadlineTimer& deadline) override;
 
-    HttpRequest toolboxRequest(const QByteArray& method, const QString& path, const QJsonObject* body = nullptr) const;
+    HttpRequest toolboxRequest(const QByteArray& method, const QString& path, HttpRequest::Retry retry,
+                               const QJsonObject* body = nullptr) const;
     void deleteSession(const QString& sessionId);
+    // After a create that may have been made (5xx, dropped): the sandbox carrying this run's label.
+    std::optional<HttpResponse> findCreated(const QString& runId);
 
     DaytonaConfig m_config;
     QString m_toolbox; // <toolboxProxyUrl>/<id>

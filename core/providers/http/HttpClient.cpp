@@ -9,13 +9,48 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTimer>
+#include <cmath>
+#include <cstring>
 
 namespace sandpad {
 
 namespace {
-constexpr qint64 kMaxRetryAfterMs = 20000;
+constexpr int kMaxRetries = 2;
+
+// The body of a request that must not be sent twice. Qt's HTTP connection re-sends a request
+// whose connection closed before any answer (its reconnect attempts), for any method; it needs
+// to rewind the body to do so. This one cannot be rewound, so Qt reports ContentReSendError
+// instead, and the retry rules decide.
+class OneShotBody : public QIODevice {
+public:
+    OneShotBody(QByteArray data, QObject* parent) : QIODevice(parent), m_data(std::move(data))
+    {
+        open(QIODevice::ReadOnly);
+    }
+    bool isSequential() const override { return true; }
+    bool reset() override { return false; }
+    qint64 bytesAvailable() const override { return m_data.size() - m_pos + QIODevice::bytesAvailable(); }
+    qint64 size() const override { return m_data.size(); }
+
+protected:
+    qint64 readData(char* out, qint64 max) override
+    {
+        const qint64 n = std::min<qint64>(max, m_data.size() - m_pos);
+        if (n <= 0)
+            return m_pos >= m_data.size() ? -1 : 0;
+        std::memcpy(out, m_data.constData() + m_pos, size_t(n));
+        m_pos += n;
+        return n;
+    }
+    qint64 writeData(const char*, qint64) override { return -1; }
+
+private:
+    QByteArray m_data;
+    qint64 m_pos = 0;
+};
 
 // The service's own error text: Vercel {"error":{"code","message"}}, Daytona {"message": str|[str]}.
 QString serviceMessage(const QByteArray& body)
@@ -42,6 +77,35 @@ QString serviceMessage(const QByteArray& body)
     return obj.value(QLatin1String("error")).toString();
 }
 } // namespace
+
+bool HttpRequest::idempotent() const
+{
+    switch (retry) {
+    case Retry::Idempotent:
+        return true;
+    case Retry::NotIdempotent:
+    case Retry::Never:
+        return false;
+    case Retry::ByMethod:
+        break;
+    }
+    return method == "GET" || method == "HEAD" || method == "PUT" || method == "DELETE" || method == "OPTIONS";
+}
+
+double HttpResponse::retryAfterSeconds() const
+{
+    double seconds = -1;
+    for (const auto& h : headers) {
+        const QByteArray name = h.first.toLower();
+        if (name == "retry-after" || name.startsWith("retry-after-")) {
+            bool ok = false;
+            const double value = h.second.trimmed().toDouble(&ok);
+            if (ok && value >= 0)
+                seconds = std::max(seconds, value);
+        }
+    }
+    return seconds;
+}
 
 QByteArray HttpResponse::header(const QByteArray& name) const
 {
@@ -112,22 +176,13 @@ bool HttpClient::sleep(qint64 ms, bool cancellable)
 
 qint64 HttpClient::retryDelayMs(const HttpResponse& response, int attempt)
 {
-    qint64 headerMs = -1;
-    for (const auto& h : response.headers) {
-        const QByteArray name = h.first.toLower();
-        if (name == "retry-after" || name.startsWith("retry-after-")) {
-            bool ok = false;
-            const double seconds = h.second.trimmed().toDouble(&ok);
-            if (ok && seconds >= 0)
-                headerMs = std::max(headerMs, qint64(seconds * 1000));
-        }
-    }
-    if (headerMs >= 0)
-        return std::min(headerMs, kMaxRetryAfterMs);
+    const double seconds = response.retryAfterSeconds();
+    if (seconds >= 0)
+        return std::min(qint64(seconds * 1000), kMaxRetryAfterMs);
     return attempt <= 1 ? 400 : 800;
 }
 
-HttpResponse HttpClient::sendOnce(const HttpRequest& rq)
+HttpResponse HttpClient::sendOnce(const HttpRequest& rq, TransportFailure& failure)
 {
     HttpResponse resp;
     RunControl* control = m_control.data();
@@ -156,6 +211,12 @@ HttpResponse HttpClient::sendOnce(const HttpRequest& rq)
         reply = manager()->get(nr);
     } else if (rq.method == "DELETE" && rq.body.isEmpty()) {
         reply = manager()->deleteResource(nr);
+    } else if (!rq.idempotent()) {
+        nr.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
+        nr.setHeader(QNetworkRequest::ContentLengthHeader, rq.body.size());
+        auto* body = new OneShotBody(rq.body, nullptr);
+        reply = manager()->sendCustomRequest(nr, rq.method, body);
+        body->setParent(reply);
     } else {
         reply = manager()->sendCustomRequest(nr, rq.method, rq.body);
     }
@@ -177,11 +238,14 @@ HttpResponse HttpClient::sendOnce(const HttpRequest& rq)
             resp.end = HttpResponse::End::Cancelled;
             reply->abort();
         }, Qt::QueuedConnection);
+    bool delivered = false; // a stream that delivered bytes is never sent again
     if (rq.onData)
         QObject::connect(reply, &QNetworkReply::readyRead, &loop, [&] {
             const QByteArray chunk = reply->readAll();
-            if (!chunk.isEmpty())
+            if (!chunk.isEmpty()) {
+                delivered = true;
                 rq.onData(chunk);
+            }
         });
     if (control && control->isCancelled()) { // cancelled between the check above and connect()
         resp.end = HttpResponse::End::Cancelled;
@@ -201,30 +265,84 @@ HttpResponse HttpClient::sendOnce(const HttpRequest& rq)
     } else {
         resp.body = rest;
     }
-    const int err = int(reply->error());
+    const auto err = reply->error();
     // 1..199: connection, socket and proxy failures (no usable HTTP answer, or a cut stream).
-    if (err > 0 && (err < 200 || resp.status == 0)) {
+    if (err > 0 && (int(err) < 200 || resp.status == 0)) {
         const QString what = resp.status != 0
                                  ? QStringLiteral("%1: the connection dropped during %2 %3 (%4)")
                                  : QStringLiteral("%1: service unavailable: %2 %3 failed (%4)");
-        throw ProviderError(ProviderError::Kind::Unavailable,
-                            redact(what.arg(m_service, QString::fromLatin1(rq.method),
-                                            rq.url.path(), reply->errorString())));
+        failure.message = redact(what.arg(m_service, QString::fromLatin1(rq.method), rq.url.path(),
+                                          reply->errorString()));
+        using Phase = TransportFailure::Phase;
+        if (delivered || (rq.onData && resp.status != 0))
+            failure.phase = Phase::Other; // a stream that began answering: never sent again
+        else if (err == QNetworkReply::ConnectionRefusedError || err == QNetworkReply::HostNotFoundError ||
+                 err == QNetworkReply::ProxyConnectionRefusedError || err == QNetworkReply::ProxyNotFoundError)
+            failure.phase = Phase::Connect;
+        else if (err == QNetworkReply::RemoteHostClosedError || err == QNetworkReply::ContentReSendError)
+            failure.phase = Phase::MidFlight; // the service may have had the request
+        else
+            failure.phase = Phase::Other;
     }
     return resp;
+}
+
+bool HttpClient::retryable(const HttpRequest& rq, const TransportFailure& failure) const
+{
+    using Phase = TransportFailure::Phase;
+    if (rq.retry == HttpRequest::Retry::Never)
+        return false;
+    // The Daytona SDK's RetryAdapter: connect-phase failures on any method, a dropped connection
+    // only where sending again cannot do a thing twice.
+    return failure.phase == Phase::Connect || (failure.phase == Phase::MidFlight && rq.idempotent());
 }
 
 HttpResponse HttpClient::send(const HttpRequest& rq)
 {
     for (int attempt = 0;; ++attempt) {
-        HttpResponse resp = sendOnce(rq);
+        TransportFailure failure;
+        HttpResponse resp = sendOnce(rq, failure);
         resp.attempts = attempt + 1;
         if (resp.end != HttpResponse::End::Finished)
             return resp;
-        const bool retryable = resp.status == 429 || resp.status >= 500;
-        if (!retryable || !rq.retry || attempt >= 2)
+        qint64 delay = 0;
+        if (failure.phase != TransportFailure::Phase::None) {
+            const bool mayHaveActed = failure.phase != TransportFailure::Phase::Connect;
+            const bool recoverable = mayHaveActed && !rq.idempotent() && rq.recover &&
+                                     failure.phase == TransportFailure::Phase::MidFlight;
+            if (attempt >= kMaxRetries || (!retryable(rq, failure) && !recoverable))
+                throw ProviderError(ProviderError::Kind::Unavailable, failure.message);
+            if (recoverable) {
+                if (std::optional<HttpResponse> found = rq.recover()) {
+                    found->recovered = true;
+                    found->attempts = attempt + 1;
+                    return *found;
+                }
+            }
+            delay = 250 * (attempt + 1) + qint64(QRandomGenerator::global()->bounded(100));
+        } else if (resp.status == 429) {
+            // A refusal: nothing was done, so any request may be sent again, after the wait asked.
+            if (rq.retry == HttpRequest::Retry::Never || attempt >= kMaxRetries ||
+                resp.retryAfterSeconds() * 1000 > kMaxRetryAfterMs)
+                return resp;
+            delay = retryDelayMs(resp, attempt + 1);
+        } else if (resp.status >= 500) {
+            if (rq.retry == HttpRequest::Retry::Never || attempt >= kMaxRetries)
+                return resp;
+            if (!rq.idempotent()) {
+                // The service may have done it before failing: only a lookup makes a retry safe.
+                if (!rq.recover)
+                    return resp;
+                if (std::optional<HttpResponse> found = rq.recover()) {
+                    found->recovered = true;
+                    found->attempts = attempt + 1;
+                    return *found;
+                }
+            }
+            delay = retryDelayMs(resp, attempt + 1);
+        } else {
             return resp;
-        const qint64 delay = retryDelayMs(resp, attempt + 1);
+        }
         if (!rq.deadline.isForever() && delay >= rq.deadline.remainingTime())
             return resp;
         if (!sleep(delay)) {
@@ -268,6 +386,12 @@ ProviderError HttpClient::errorFor(const HttpResponse& resp, const QString& what
         cause = QStringLiteral("sandbox stopped");
     } else if (s == 429) {
         kind = Kind::RateLimited;
+        const double wait = resp.retryAfterSeconds();
+        if (wait * 1000 > kMaxRetryAfterMs)
+            return ProviderError(kind, QStringLiteral("rate limited by %1, try again in %2 s (%3)")
+                                           .arg(m_service)
+                                           .arg(qint64(std::ceil(wait)))
+                                           .arg(what));
         cause = QStringLiteral("rate limited (still refused after %1 attempts)").arg(resp.attempts);
     } else if (s == 408) {
         kind = Kind::Unavailable;

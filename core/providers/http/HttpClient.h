@@ -13,6 +13,7 @@
 #include <QUrl>
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QNetworkAccessManager;
 class QHttpMultiPart;
@@ -20,9 +21,22 @@ class QHttpMultiPart;
 namespace sandpad {
 
 class RunControl;
+struct HttpResponse;
 
 // One HTTP request of a remote provider.
 struct HttpRequest {
+    // What may be sent again, and when (docs/providers.md, "Retries"). Transport failures are
+    // retried as the vendors' SDKs do: one before anything was sent (connection refused, host not
+    // found) on any request, one after (the connection dropped) only on an idempotent one; two
+    // retries, 250 ms x attempt + jitter. A 429 is a refusal (nothing was done): retried after its
+    // Retry-After, unless that is over 20 s (then it fails at once: "try again in N s").
+    enum class Retry {
+        ByMethod,      // GET, HEAD, PUT, DELETE: Idempotent; anything else: NotIdempotent
+        Idempotent,    // also retried on 5xx: twice, ~400 ms then ~800 ms
+        NotIdempotent, // never again after an answer it may have acted on (5xx, a dropped
+                       // connection), unless `recover` makes that safe (below)
+        Never,         // sent once whatever happens (probes)
+    };
     QByteArray method = "GET";
     QUrl url;
     QList<QPair<QByteArray, QByteArray>> headers;
@@ -35,7 +49,14 @@ struct HttpRequest {
     std::function<void(const QByteArray&)> onData;
     // Hard stop for this request (the run's wall clock, or the call's own limit).
     QDeadlineTimer deadline{QDeadlineTimer::Forever};
-    bool retry = true; // 429 and 5xx are retried twice (providers.md)
+    Retry retry = Retry::ByMethod;
+    // For a NotIdempotent request after a 5xx or a dropped connection: finds what the first attempt
+    // may have made (e.g. a sandbox by its run label). Its answer, when it has one, stands for the
+    // request's (no second one is made); nullopt: nothing was made, so sending again is safe.
+    // Throws ProviderError when it cannot tell (then nothing is sent again).
+    std::function<std::optional<HttpResponse>()> recover;
+
+    bool idempotent() const;
 };
 
 struct HttpResponse {
@@ -45,7 +66,10 @@ struct HttpResponse {
     QByteArray body;
     QList<QPair<QByteArray, QByteArray>> headers;
     int attempts = 0;
+    bool recovered = false; // the answer came from HttpRequest::recover, not from the request
     QByteArray header(const QByteArray& name) const; // case-insensitive; empty when absent
+    // Seconds a 429 asks to wait (Retry-After, or Daytona's Retry-After-<limit>); -1 without one.
+    double retryAfterSeconds() const;
     bool ok() const { return end == End::Finished && status >= 200 && status < 300; }
 };
 
@@ -68,8 +92,8 @@ public:
     void setControl(RunControl* control);
     RunControl* control() const;
 
-    // Sends with the retry policy (429/5xx twice: ~400 ms, ~800 ms, honouring Retry-After up to
-    // 20 s). Answers every HTTP status; cancellation and the deadline are reported in `end`.
+    // Sends with the request's retry policy (HttpRequest::Retry). Answers every HTTP status;
+    // cancellation and the deadline are reported in `end`.
     // Throws ProviderError(Unavailable) when the service cannot be reached or a stream drops.
     HttpResponse send(const HttpRequest& request);
 
@@ -88,9 +112,19 @@ public:
 
     // The delay before retry number `attempt` (1 or 2), from Retry-After / Retry-After-* headers.
     static qint64 retryDelayMs(const HttpResponse& response, int attempt);
+    // A Retry-After longer than this is not waited out: the 429 fails at once (the Vercel SDK's
+    // rule, applied to both services).
+    static constexpr qint64 kMaxRetryAfterMs = 20000;
 
 private:
-    HttpResponse sendOnce(const HttpRequest& request);
+    // How an attempt failed below HTTP (no usable answer).
+    struct TransportFailure {
+        enum class Phase { None, Connect, MidFlight, Other };
+        Phase phase = Phase::None; // Connect: nothing reached the service; MidFlight: it may have
+        QString message;
+    };
+    HttpResponse sendOnce(const HttpRequest& request, TransportFailure& failure);
+    bool retryable(const HttpRequest& request, const TransportFailure& failure) const;
     QNetworkAccessManager* manager();
 
     QString m_service;

@@ -39,7 +39,7 @@ ValidationItem RemoteProvider::probe(const CredentialCheck& check) const
         http.addSecret(secret);
     HttpRequest rq = check.probe;
     rq.deadline = QDeadlineTimer(std::min(check.requestTimeoutMs, 15000));
-    rq.retry = false;
+    rq.retry = HttpRequest::Retry::Never;
     try {
         const HttpResponse resp = http.send(rq);
         if (resp.end != HttpResponse::End::Finished)

@@ -11,6 +11,7 @@ class RemoteProvider : public SandboxProvider {
 public:
     ValidationReport validate() final;
     std::unique_ptr<Sandbox> create(const SandboxOptions& options, RunControl& control) final;
+    bool allocatesRemotely() const final { return true; }
 
     // Orphan reconciliation (issue 12): every remote sandbox this app creates carries the label
     // kAppLabel = kAppLabelValue and kRunLabel = SandboxOptions::runId.

@@ -85,7 +85,8 @@ QJsonObject RemoteSandbox::waitUntilReady(QJsonObject description)
         }
         if (ready.hasExpired())
             throw ProviderError(ProviderError::Kind::Unavailable,
-                                QStringLiteral("%1: the sandbox was not %2 after %3 s (%4 %5)")
+                                QStringLiteral("%1: the sandbox was not %2 after %3 s (still %4 %5); "
+                                               "gave up and removed it")
                                     .arg(m_service.name, m_service.readyState)
                                     .arg(m_service.readyTimeoutMs / 1000)
                                     .arg(m_service.stateWord, state));
@@ -160,7 +161,12 @@ std::optional<QByteArray> RemoteSandbox::readFile(const QString& path)
         return std::nullopt;
     if (!resp.ok())
         throw m_http.errorFor(resp, QStringLiteral("reading %1").arg(path));
-    return resp.body;
+    return fileIn(resp, path);
+}
+
+std::optional<QByteArray> RemoteSandbox::fileIn(const HttpResponse& answer, const QString&) const
+{
+    return answer.body;
 }
 
 CleanupReport RemoteSandbox::destroy()

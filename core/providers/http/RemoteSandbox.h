@@ -66,6 +66,9 @@ protected:
     virtual HttpRequest describeRequest() const = 0;       // GET of sandbox m_id
     virtual HttpRequest removeRequest() const = 0;         // its stop or delete
     virtual HttpRequest readRequest(const QString& path) const = 0;
+    // The file in readRequest()'s 2xx answer (default: the body); nullopt when the answer says
+    // there is no such file. Throws ProviderError when it cannot be read.
+    virtual std::optional<QByteArray> fileIn(const HttpResponse& answer, const QString& path) const;
     // Once ready, before the base packages (e.g. where Daytona's toolbox is).
     virtual void onReady(const QJsonObject&) {}
     // Runs `python3 -c script` (checks the base packages, installs the missing ones); the

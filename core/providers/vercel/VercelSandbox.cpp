@@ -141,7 +141,7 @@ QJsonObject VercelSandbox::create()
     const QString what = QStringLiteral("creating a sandbox");
     for (int attempt = 1;; ++attempt) {
         HttpRequest rq = m_api.request("POST", QStringLiteral("/v2/sandboxes"), &body);
-        rq.retry = false; // retried here, after looking for an accepted create
+        rq.retry = HttpRequest::Retry::Never; // retried here, after looking for an accepted create
         HttpResponse resp;
         QString failure;
         try {
@@ -241,7 +241,9 @@ QString VercelSandbox::sessionPath(const QString& path) const
 HttpRequest VercelSandbox::readRequest(const QString& path) const
 {
     const QJsonObject body{{QStringLiteral("path"), path}};
-    return m_api.request("POST", sessionPath(QStringLiteral("/fs/read")), &body);
+    HttpRequest rq = m_api.request("POST", sessionPath(QStringLiteral("/fs/read")), &body);
+    rq.retry = HttpRequest::Retry::Idempotent; // a read: the SDK retries it on 5xx too
+    return rq;
 }
 
 void VercelSandbox::writeFiles(const QList<SandboxFile>& files)
@@ -252,13 +254,16 @@ void VercelSandbox::writeFiles(const QList<SandboxFile>& files)
     rq.headers.emplaceBack("Content-Type", "application/gzip");
     rq.headers.emplaceBack("x-cwd", "/"); // the tar's names are relative to /
     rq.body = TarGzWriter::tarGz(files);
+    rq.retry = HttpRequest::Retry::Idempotent; // writing the same files again is harmless
     m_http.sendChecked(rq, QStringLiteral("writing files"));
 }
 
 void VercelSandbox::kill(const QString& cmdId)
 {
     const QJsonObject body{{QStringLiteral("signal"), 9}};
-    sendCleanup(m_api.request("POST", sessionPath(QStringLiteral("/cmd/%1/kill").arg(cmdId)), &body));
+    HttpRequest rq = m_api.request("POST", sessionPath(QStringLiteral("/cmd/%1/kill").arg(cmdId)), &body);
+    rq.retry = HttpRequest::Retry::Idempotent; // killing twice is harmless
+    sendCleanup(rq);
 }
 
 std::optional<QString> VercelSandbox::runPackageScript(const QString& script, int deadlineSeconds)
@@ -312,7 +317,7 @@ CommandOutcome VercelSandbox::runStreamed(const SandboxCommand& command, const O
         stream.onOutput = &onOutput;
         HttpRequest rq = m_api.request("POST", sessionPath(QStringLiteral("/cmd")), &body);
         rq.deadline = deadline; // a stream lasts as long as the command
-        rq.retry = false;       // retried below, only while no command was named
+        rq.retry = HttpRequest::Retry::Never;       // retried below, only while no command was named
         rq.onData = [&stream](const QByteArray& chunk) { stream.feed(chunk); };
         HttpResponse resp;
         try {

@@ -1,0 +1,135 @@
+// Nothing paid is lost track of: sandpad-run killed (SIGKILL) mid-run against a provider's fake
+// leaves a labelled sandbox and an open record; the next sandpad-run removes it, closes the
+// record and says so on stderr.
+#include "FakeProviderConfigs.h"
+#include "FakeServer.h"
+
+#include "core/allocations/RemoteAllocations.h"
+#include "core/providers/vercel/VercelProvider.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/storage/Database.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <memory>
+
+using namespace sandpad;
+
+class TestOrphanRecords : public QObject {
+    Q_OBJECT
+
+    struct Fake {
+        std::unique_ptr<FakeServer> server;
+        QProcessEnvironment env;
+    };
+
+    Fake fakeFor(const QString& provider)
+    {
+        Fake f;
+        f.env = QProcessEnvironment::systemEnvironment();
+        f.env.remove(QStringLiteral("SANDPAD_PROVIDER"));
+        if (provider == u"daytona") {
+            f.server = std::make_unique<FakeServer>(QStringLiteral("fake_daytona.py"));
+            const DaytonaConfig c = fakeDaytonaConfig(*f.server);
+            f.env.insert(QStringLiteral("DAYTONA_API_URL"), c.apiUrl);
+            f.env.insert(QStringLiteral("DAYTONA_API_KEY"), c.apiKey);
+            f.env.insert(QStringLiteral("DAYTONA_ORGANIZATION_ID"), c.organizationId);
+        } else {
+            f.server = std::make_unique<FakeServer>(QStringLiteral("fake_vercel.py"));
+            const VercelConfig c = fakeVercelConfig(*f.server);
+            f.env.insert(QStringLiteral("VERCEL_API_URL"), c.apiUrl);
+            f.env.insert(QStringLiteral("VERCEL_TOKEN"), c.token);
+            f.env.insert(QStringLiteral("VERCEL_TEAM_ID"), c.teamId);
+            f.env.insert(QStringLiteral("VERCEL_PROJECT_ID"), c.projectId);
+        }
+        return f;
+    }
+
+    int liveSandboxes(FakeServer& fake)
+    {
+        int n = 0;
+        const QJsonObject all = fake.sandboxes();
+        for (auto it = all.begin(); it != all.end(); ++it)
+            n += it.value().toObject().value(QLatin1String("destroyed")).toBool() ? 0 : 1;
+        return n;
+    }
+
+    void startCli(QProcess& p, const Fake& fake, const QTemporaryDir& dir, const QString& provider, const QString& file)
+    {
+        QProcessEnvironment env = fake.env;
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(SANDPAD_BINARY_DIR "/app/sandpad-run/sandpad-run"),
+                {QStringLiteral("--data-dir"), dir.filePath(QStringLiteral("data")), QStringLiteral("--provider"), provider,
+                 QStringLiteral("--timeout"), QStringLiteral("120"), dir.filePath(file)});
+        QVERIFY2(p.waitForStarted(), qPrintable(p.errorString()));
+    }
+
+    void write(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
+    {
+        QFile f(dir.filePath(name));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text);
+    }
+
+private slots:
+    void killedRunIsReconciledAtTheNextStart_data()
+    {
+        QTest::addColumn<QString>("provider");
+        QTest::newRow("daytona") << QStringLiteral("daytona");
+        QTest::newRow("vercel") << QStringLiteral("vercel");
+    }
+
+    void killedRunIsReconciledAtTheNextStart()
+    {
+        QFETCH(QString, provider);
+        Fake fake = fakeFor(provider);
+        QVERIFY(fake.server->started());
+        if (provider == u"vercel") {
+            try {
+                VercelProvider(fakeVercelConfig(*fake.server)).listAppSandboxes();
+            } catch (const ProviderError& e) {
+                if (e.message().contains(QStringLiteral("not implemented")))
+                    QSKIP("Vercel's listAppSandboxes/removeAppSandbox are not implemented yet");
+            }
+        }
+        QTemporaryDir dir;
+        write(dir, QStringLiteral("long.py"), "import time\nprint('started', flush=True)\ntime.sleep(120)\n");
+        write(dir, QStringLiteral("short.py"), "print('after')\n");
+
+        QProcess first;
+        startCli(first, fake, dir, provider, QStringLiteral("long.py"));
+        QByteArray out;
+        QVERIFY2(QTest::qWaitFor([&] {
+                     out += first.readAllStandardOutput();
+                     return out.contains("started") || first.state() == QProcess::NotRunning;
+                 }, 90000),
+                 "the long run never printed");
+        QVERIFY2(out.contains("started"), (out + first.readAllStandardError()).constData());
+        first.kill(); // SIGKILL: no cleanup of any kind
+        QVERIFY(first.waitForFinished(10000));
+        QCOMPARE(liveSandboxes(*fake.server), 1);
+        {
+            Database db(dir.filePath(QStringLiteral("data")));
+            QVERIFY(db.open());
+            QCOMPARE(RemoteAllocations(db).open(provider).size(), 1);
+        }
+
+        QProcess second;
+        startCli(second, fake, dir, provider, QStringLiteral("short.py"));
+        QVERIFY(second.waitForFinished(120000));
+        const QByteArray err = second.readAllStandardError();
+        QCOMPARE(second.exitCode(), 0);
+        QVERIFY(second.readAllStandardOutput().contains("after"));
+        QVERIFY2(err.contains("removed 1 ") && err.contains(" sandbox left by a run that did not finish"), err.constData());
+        QString why;
+        QVERIFY2(fake.server->allCleaned(&why), qPrintable(why));
+        Database db(dir.filePath(QStringLiteral("data")));
+        QVERIFY(db.open());
+        QVERIFY(RemoteAllocations(db).open().isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOrphanRecords)
+#include "test_orphan_records.moc"

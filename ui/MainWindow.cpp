@@ -18,6 +18,7 @@
 #include "ui/examples/ExamplesMenu.h"
 #include "ui/MainWindowActions.h"
 #include "ui/statusbar/ProviderCheck.h"
+#include "ui/statusbar/RunProgress.h"
 #include "ui/statusbar/RunStatusBar.h"
 #include "ui/theme/Theme.h"
 #include "ui/usage/UsageView.h"
@@ -52,6 +53,7 @@ MainWindow::MainWindow(const MainWindowServices& services, QWidget* parent)
     m_runs = new RunController(services.executor, m_notebook, this);
     m_runs->setHistory(services.history, services.saveRunsToHistory);
     m_runner = new RunCoordinator(m_runs, m_tabs, m_notebook, m_charts, m_status, m_actions, services.documents, this);
+    m_progress = new RunProgress(m_runs, m_status, [this] { return m_runner->sessionTotalMicros(); }, this);
     connectActions();
 
     m_status->setProvider(services.providerName);

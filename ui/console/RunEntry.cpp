@@ -4,6 +4,7 @@
 #include "core/run/Run.h"
 #include "ui/console/ChartThumbnail.h"
 #include "ui/console/CutNotice.h"
+#include "ui/console/ElapsedTime.h"
 #include "ui/console/OutputView.h"
 
 #include <QApplication>
@@ -15,6 +16,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -147,8 +149,14 @@ RunEntry::RunEntry(int number, Run* run, std::optional<RunPreviewCuts> preview, 
     if (!run->parent())
         run->setParent(this); // nobody else holds it (a test's run)
     connect(run, &Run::output, this, &RunEntry::appendOutput);
+    // "Did it run?": the header's clock ticks while the run is in flight.
+    m_tick = new QTimer(this);
+    m_tick->setInterval(1000);
+    connect(m_tick, &QTimer::timeout, this, &RunEntry::updateHeader);
+    m_tick->start();
     connect(run, &Run::finished, this, [this] {
         m_running = false;
+        m_tick->stop();
         m_run->setParent(this); // the Executor lets go of a finished run
         showFinished();
     });
@@ -373,7 +381,8 @@ void RunEntry::updateHeader()
         colour = dark ? QStringLiteral("#f28b82") : QStringLiteral("#b3261e");
     else if (!m_running && (r.status == RunStatus::Timeout || r.status == RunStatus::Cancelled))
         colour = dark ? QStringLiteral("#fdd663") : QStringLiteral("#8a5a00");
-    const QString status = m_running ? tr("running…") : statusLabel(runStatusName(r.status));
+    const QString status = m_running ? tr("running… %1").arg(formatElapsed(elapsedMs()))
+                                     : statusLabel(runStatusName(r.status));
     QStringList parts;
     QString title = this->title();
     // A saved-revision run names its revision (runs loaded from the history store only the title).
@@ -404,6 +413,11 @@ QString RunEntry::headerText() const
     plain.replace(QStringLiteral("&lt;"), QStringLiteral("<"));
     plain.replace(QStringLiteral("&gt;"), QStringLiteral(">"));
     return plain;
+}
+
+qint64 RunEntry::elapsedMs() const
+{
+    return m_running ? QDateTime::currentMSecsSinceEpoch() - m_elapsedStart : result().durationMs;
 }
 
 QString RunEntry::costText() const { return formatCost(result().costMicros); }

@@ -2,6 +2,7 @@
 
 #include "ui/console/OutputView.h"
 #include "ui/console/RunEntry.h"
+#include "ui/console/ScrollFollower.h"
 
 #include <QAction>
 #include <QApplication>
@@ -68,6 +69,7 @@ RunNotebook::RunNotebook(QWidget* parent)
     // every width change lays every entry's text out again (twice the work of a reload at start).
     m_scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     m_scroll->setAccessibleName(tr("Runs"));
+    m_follower = new ScrollFollower(m_scroll->verticalScrollBar(), this);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -80,13 +82,10 @@ RunNotebook::RunNotebook(QWidget* parent)
 RunEntry* RunNotebook::addRunning(Run* run)
 {
     auto* entry = insert(new RunEntry(m_nextNumber++, run, std::nullopt, m_container));
-    // Follow the run while it streams, unless the user scrolled away.
-    connect(entry->outputView(), &OutputView::flushed, this, [this] {
-        QScrollBar* bar = m_scroll->verticalScrollBar();
-        if (bar->value() >= bar->maximum() - 40)
-            scrollToBottomSoon();
-    });
     select(entry);
+    // The user just started it: go to it, then follow it while it streams (m_follower) unless
+    // the user scrolls away.
+    m_follower->follow();
     scrollToBottomSoon();
     return entry;
 }
@@ -149,6 +148,8 @@ void RunNotebook::select(RunEntry* entry)
     }
 }
 
+bool RunNotebook::isFollowing() const { return m_follower->isFollowing(); }
+
 void RunNotebook::showLatest()
 {
     scrollToBottomSoon();
@@ -164,8 +165,7 @@ void RunNotebook::scrollToBottomSoon()
         if (!all.isEmpty() && all.last()->layout())
             all.last()->layout()->activate();
         m_list->activate();
-        QScrollBar* bar = m_scroll->verticalScrollBar();
-        bar->setValue(bar->maximum());
+        m_follower->follow();
     });
 }
 

@@ -16,6 +16,7 @@ class QLabel;
 namespace sandpad {
 
 class Run;
+class ScrollFollower;
 
 // The output console: one RunEntry per run, newest at the bottom, with find, copy, save and clear.
 class RunNotebook : public QWidget {
@@ -50,8 +51,10 @@ public:
     void saveTextWithDialog(RunEntry* entry, RunEntry::Part part);
     void clear();
     void focusFind();
-    // Scrolls to the newest entry once the layout has settled.
+    // Scrolls to the newest entry once the layout has settled (and follows it from then on).
     void showLatest();
+    // Whether the view follows the newest entry as it grows (false once the user scrolled away).
+    bool isFollowing() const;
 
 signals:
     void tracebackLineActivated(sandpad::RunEntry* entry, int line);
@@ -64,6 +67,7 @@ private:
     void scrollToBottomSoon();
 
     QScrollArea* m_scroll;
+    ScrollFollower* m_follower = nullptr;
     QWidget* m_container;
     QVBoxLayout* m_list;
     QLineEdit* m_find;

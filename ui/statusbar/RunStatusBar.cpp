@@ -1,6 +1,7 @@
 #include "ui/statusbar/RunStatusBar.h"
 
 #include "core/accounting/Money.h"
+#include "ui/console/ElapsedTime.h"
 
 #include <QLabel>
 #include <QRegularExpression>
@@ -81,7 +82,32 @@ void RunStatusBar::setCreditsBalance(std::optional<qint64> micros)
         m_credits->setText(tr("Credits: %1").arg(formatMoney(*micros)));
 }
 
-void RunStatusBar::setRunning(bool running) { m_run->setText(running ? tr("Running…") : tr("Ready")); }
+void RunStatusBar::setRunning(bool running)
+{
+    m_running = running;
+    m_run->setText(running ? tr("Running…") : tr("Ready"));
+}
+
+QString RunStatusBar::runModeName(RunMode mode)
+{
+    switch (mode) {
+    case RunMode::Fresh: return tr("fresh sandbox");
+    case RunMode::Pooled: return tr("pre-started sandbox");
+    case RunMode::Session: return tr("session");
+    }
+    return {};
+}
+
+void RunStatusBar::setRunProgress(const QString& provider, RunMode mode, qint64 elapsedMs, qint64 costSoFarMicros)
+{
+    if (!m_running)
+        return;
+    m_run->setText(tr("Running %1 · %2 · %3 · session so far %4")
+                       .arg(formatElapsed(elapsedMs), provider.isEmpty() ? tr("no provider") : provider,
+                            runModeName(mode), formatMoney(costSoFarMicros)));
+}
+
+QString RunStatusBar::runText() const { return m_run->text(); }
 
 QString RunStatusBar::providerText() const
 {

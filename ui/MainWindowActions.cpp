@@ -2,10 +2,12 @@
 
 #include "ui/examples/ExamplesMenu.h"
 #include "ui/theme/Theme.h"
+#include "ui/theme/ThemeIcons.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QEvent>
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QStyle>
@@ -117,6 +119,25 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     toolBar->addActions({runAll, runCell, stop});
     toolBar->addSeparator();
     toolBar->addActions({settings, usage});
+
+    m_window = w;
+    updateIcons();
+    w->installEventFilter(this);
+}
+
+void MainWindowActions::updateIcons()
+{
+    const QPalette palette = m_window->palette();
+    runAll->setIcon(ThemeIcons::icon(ThemeIcons::Kind::Run, palette));
+    runCell->setIcon(ThemeIcons::icon(ThemeIcons::Kind::RunCell, palette));
+    stop->setIcon(ThemeIcons::icon(ThemeIcons::Kind::Stop, palette));
+}
+
+bool MainWindowActions::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_window && event->type() == QEvent::PaletteChange)
+        updateIcons(); // a theme change: icons readable on the new toolbar
+    return QObject::eventFilter(watched, event);
 }
 
 } // namespace sandpad

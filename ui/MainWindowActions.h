@@ -29,6 +29,15 @@ public:
     QToolBar* toolBar;
     QMenu *fileMenu, *viewMenu, *themeMenu;
     QActionGroup* themes; // one checkable action per Theme::names(), the name as data
+
+    // The run icons drawn for the window's palette (again at every theme change).
+    void updateIcons();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    QMainWindow* m_window = nullptr;
 };
 
 } // namespace sandpad

@@ -515,11 +515,15 @@ void RunEntry::setCodeVisible(bool visible)
 
 void RunEntry::updateStyle()
 {
+    if (m_styling)
+        return;
+    m_styling = true; // setPalette sends a PaletteChange back here
     QPalette p = palette();
     const QColor base = p.color(QPalette::Base);
     p.setColor(QPalette::Window, m_selected ? base.darker(base.lightness() < 128 ? 70 : 104) : base);
     setPalette(p);
     setLineWidth(m_selected ? 2 : 1);
+    m_styling = false;
 }
 
 void RunEntry::mousePressEvent(QMouseEvent* event)
@@ -537,8 +541,13 @@ void RunEntry::focusInEvent(QFocusEvent* event)
 void RunEntry::changeEvent(QEvent* event)
 {
     QFrame::changeEvent(event);
-    if (event->type() == QEvent::ApplicationPaletteChange)
+    // A theme change: the card's background is derived from the palette's base (set on the
+    // entry, so it does not follow by itself), the status colours from its lightness.
+    if ((event->type() == QEvent::ApplicationPaletteChange || event->type() == QEvent::PaletteChange)
+        && !m_styling) {
+        updateStyle();
         updateHeader();
+    }
 }
 
 QString RunEntry::formatCost(qint64 micros)

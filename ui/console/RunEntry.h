@@ -118,6 +118,7 @@ private:
     QString m_code; // what the code block shows
     bool m_running = true;
     bool m_selected = false;
+    bool m_styling = false;
     qint64 m_elapsedStart = 0;
     QTimer* m_tick = nullptr; // while running: the header's elapsed time
     QLabel* m_header;

@@ -3,6 +3,7 @@
 #include "core/accounting/Money.h"
 #include "ui/console/ElapsedTime.h"
 
+#include <QEvent>
 #include <QLabel>
 #include <QRegularExpression>
 
@@ -69,6 +70,13 @@ void RunStatusBar::updateProvider()
                             : tr("Provider: <b>%1</b> (<span style=\"color:%3\">%2</span>)")
                                   .arg(name.toHtmlEscaped(), state, colour));
     m_provider->setToolTip(m_validationDetail);
+}
+
+void RunStatusBar::changeEvent(QEvent* event)
+{
+    QStatusBar::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        updateProvider();
 }
 
 void RunStatusBar::setLastRunCost(qint64 micros) { m_lastCost->setText(tr("Last run: %1").arg(formatMoney(micros))); }

@@ -36,6 +36,9 @@ public:
     QString creditsText() const;
     Validation validation() const { return m_validation; }
 
+protected:
+    void changeEvent(QEvent* event) override; // the validation colour follows the theme
+
 private:
     void updateProvider();
     QLabel *m_run, *m_provider, *m_lastCost, *m_total, *m_credits;

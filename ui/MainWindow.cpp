@@ -16,6 +16,8 @@
 #include "ui/editor/EditorTabs.h"
 #include "ui/editor/FindReplaceBar.h"
 #include "ui/examples/ExamplesMenu.h"
+#include "ui/help/DocumentationBrowser.h"
+#include "ui/help/ShortcutSheet.h"
 #include "ui/MainWindowActions.h"
 #include "ui/statusbar/ProviderCheck.h"
 #include "ui/statusbar/RunProgress.h"
@@ -137,6 +139,28 @@ void MainWindow::connectActions()
             m_findBar->showFind();
     });
     connect(a->replace, &QAction::triggered, m_findBar, &FindReplaceBar::showReplace);
+    connect(a->toggleComment, &QAction::triggered, this, [this] {
+        if (CodeEditor* e = m_tabs->currentEditor())
+            e->toggleComment();
+    });
+    connect(a->nextTab, &QAction::triggered, this, [this] {
+        if (m_tabs->count() > 1)
+            m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count());
+    });
+    connect(a->previousTab, &QAction::triggered, this, [this] {
+        if (m_tabs->count() > 1)
+            m_tabs->setCurrentIndex((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count());
+    });
+    connect(a->keyboardShortcuts, &QAction::triggered, this, [this] {
+        auto* sheet = new ShortcutSheet(this);
+        sheet->setAttribute(Qt::WA_DeleteOnClose);
+        sheet->show();
+    });
+    connect(a->documentation, &QAction::triggered, this, [this] {
+        auto* docs = new DocumentationBrowser(this);
+        docs->setAttribute(Qt::WA_DeleteOnClose);
+        docs->show();
+    });
     connect(a->focusEditor, &QAction::triggered, this, [this] {
         if (CodeEditor* e = m_tabs->currentEditor())
             e->setFocus();

@@ -49,6 +49,11 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
 
     find = make(w, tr("&Find…"), {QKeySequence::Find});
     replace = make(w, tr("&Replace…"), {QKeySequence(Qt::CTRL | Qt::Key_H)});
+    toggleComment = make(w, tr("Toggle &Comment"), {QKeySequence(Qt::CTRL | Qt::Key_Slash)},
+                         tr("Comment the selected lines out, or back in"));
+    nextTab = make(w, tr("Ne&xt Tab"), {QKeySequence(Qt::CTRL | Qt::Key_Tab), QKeySequence(Qt::CTRL | Qt::Key_PageDown)});
+    previousTab = make(w, tr("Pre&vious Tab"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab),
+                                                QKeySequence(Qt::CTRL | Qt::Key_PageUp)});
 
     runAll = make(w, tr("&Run All"), {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)},
                   tr("Run the whole tab"), QStyle::SP_MediaPlay);
@@ -68,6 +73,9 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     settings->setMenuRole(QAction::PreferencesRole);
     usage = make(w, tr("&Usage…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_U)});
     about = make(w, tr("&About Sandpad"), {});
+    keyboardShortcuts = make(w, tr("&Keyboard Shortcuts"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Slash)},
+                             tr("Every key of the window, from its actions"));
+    documentation = make(w, tr("&Documentation"), {}, tr("The bundled documentation (README, docs/)"));
 
     examples = new ExamplesMenu(w);
 
@@ -83,6 +91,8 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     QMenu* edit = bar->addMenu(tr("&Edit"));
     edit->addActions({find, replace});
     edit->addSeparator();
+    edit->addAction(toggleComment);
+    edit->addSeparator();
     edit->addAction(settings);
     QMenu* run = bar->addMenu(tr("&Run"));
     run->addActions({runAll, runCell, runSelection});
@@ -92,7 +102,7 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     fileMenu = file;
     QMenu* view = bar->addMenu(tr("&View"));
     viewMenu = view;
-    view->addActions({focusEditor, focusNotebook, clearNotebook});
+    view->addActions({focusEditor, focusNotebook, nextTab, previousTab, clearNotebook});
     view->addSeparator();
     themeMenu = view->addMenu(tr("&Theme"));
     themes = new QActionGroup(this);
@@ -107,6 +117,8 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     view->addSeparator();
     view->addAction(usage);
     QMenu* help = bar->addMenu(tr("&Help"));
+    help->addActions({keyboardShortcuts, documentation});
+    help->addSeparator();
     help->addAction(about);
 
     toolBar = w->addToolBar(tr("Main"));

@@ -21,10 +21,11 @@ public:
 
     QAction *newTab, *open, *save, *saveAs, *closeTab, *quit;
     QAction *saveAsDocument, *openWorkspace;
-    QAction *find, *replace;
+    QAction *find, *replace, *toggleComment;
+    QAction *nextTab, *previousTab;
     QAction *runAll, *runCell, *runSelection, *stop;
     QAction *focusEditor, *focusNotebook, *clearNotebook, *saveOutput;
-    QAction *settings, *usage, *about;
+    QAction *settings, *usage, *about, *keyboardShortcuts, *documentation;
     ExamplesMenu* examples;
     QToolBar* toolBar;
     QMenu *fileMenu, *viewMenu, *themeMenu;

@@ -246,6 +246,25 @@ void DocumentBrowser::buildUi()
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(splitter, 1);
     layout->addWidget(m_status);
+
+    // Keyboard: Tab leaves a table (arrows move inside it) and goes on in reading order, so that
+    // each table's buttons are reached right after it.
+    for (QAbstractItemView* table : {static_cast<QAbstractItemView*>(m_documentTable),
+                                     static_cast<QAbstractItemView*>(m_revisionTable),
+                                     static_cast<QAbstractItemView*>(m_runTable)})
+        table->setTabKeyNavigation(false);
+    QList<QWidget*> order{m_search, m_trashButton, m_documentTable};
+    auto addRow = [&order](QLayout* row) {
+        for (int i = 0; i < row->count(); ++i)
+            if (QWidget* w = row->itemAt(i)->widget())
+                order << w;
+    };
+    addRow(docButtons);
+    order << m_revisionTable;
+    addRow(revButtons);
+    order << m_runTable;
+    for (int i = 0; i + 1 < order.size(); ++i)
+        QWidget::setTabOrder(order[i], order[i + 1]);
 }
 
 void DocumentBrowser::setServices(DocumentStore* store, UsageLedger* ledger)

@@ -4,6 +4,7 @@
 #include <Qsci/qscilexerpython.h>
 #include <Qsci/qscistyle.h>
 #include <QApplication>
+#include <climits>
 #include <QEvent>
 #include <QFontDatabase>
 #include <QKeyEvent>
@@ -226,13 +227,104 @@ bool CodeEditor::event(QEvent* event)
         const auto* key = static_cast<QKeyEvent*>(event);
         const auto mods = key->modifiers() & (Qt::ControlModifier | Qt::ShiftModifier | Qt::AltModifier);
         const bool enter = key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter;
+        // Also the window's Ctrl+Tab (next tab) and Ctrl+/ (comment), which Scintilla would
+        // take as word-part moves.
+        const bool ctrlTab = (key->key() == Qt::Key_Tab || key->key() == Qt::Key_Backtab)
+                             && (mods & Qt::ControlModifier);
         if ((enter && (mods == Qt::ControlModifier || mods == Qt::ShiftModifier))
-            || (key->key() == Qt::Key_Period && mods == Qt::ControlModifier)) {
+            || (key->key() == Qt::Key_Period && mods == Qt::ControlModifier) || ctrlTab
+            || (key->key() == Qt::Key_Slash && mods == Qt::ControlModifier)) {
             event->ignore();
             return true;
         }
     }
     return QsciScintilla::event(event);
+}
+
+void CodeEditor::keyPressEvent(QKeyEvent* event)
+{
+    const auto mods = event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier);
+    if (m_tabLeaves && mods == Qt::NoModifier
+        && (event->key() == Qt::Key_Tab || event->key() == Qt::Key_Backtab)) {
+        m_tabLeaves = false;
+        const bool forward = event->key() == Qt::Key_Tab && !(event->modifiers() & Qt::ShiftModifier);
+        // QScintilla keeps Tab for itself; QWidget's own focus chain moves on.
+        QWidget::focusNextPrevChild(forward);
+        return;
+    }
+    if (event->key() == Qt::Key_Escape && mods == Qt::NoModifier && !isListActive() && !isCallTipActive()) {
+        m_tabLeaves = true;
+        QsciScintilla::keyPressEvent(event);
+        return;
+    }
+    if (event->key() != Qt::Key_Shift)
+        m_tabLeaves = false;
+    QsciScintilla::keyPressEvent(event);
+}
+
+void CodeEditor::focusOutEvent(QFocusEvent* event)
+{
+    m_tabLeaves = false;
+    QsciScintilla::focusOutEvent(event);
+}
+
+void CodeEditor::toggleComment()
+{
+    if (isReadOnly())
+        return;
+    const QString marker = m_language == Language::Python ? QStringLiteral("#") : QStringLiteral("//");
+    int fromLine = 0, fromIndex = 0, toLine = 0, toIndex = 0;
+    const bool hadSelection = hasSelectedText();
+    if (hadSelection) {
+        getSelection(&fromLine, &fromIndex, &toLine, &toIndex);
+        if (toIndex == 0 && toLine > fromLine)
+            --toLine; // a selection ending at a line's start does not take that line
+    } else {
+        getCursorPosition(&fromLine, &fromIndex);
+        toLine = fromLine;
+    }
+    auto lineText = [this](int line) {
+        QString t = text(line);
+        while (t.endsWith(QLatin1Char('\n')) || t.endsWith(QLatin1Char('\r')))
+            t.chop(1);
+        return t;
+    };
+    bool allCommented = true, anyText = false;
+    int column = INT_MAX; // the comment marks go in one column: the least indented line's
+    for (int line = fromLine; line <= toLine; ++line) {
+        const QString t = lineText(line);
+        if (t.trimmed().isEmpty())
+            continue;
+        anyText = true;
+        column = std::min(column, int(indentation(line)));
+        if (!t.trimmed().startsWith(marker))
+            allCommented = false;
+    }
+    if (!anyText)
+        return;
+    beginUndoAction();
+    for (int line = fromLine; line <= toLine; ++line) {
+        const QString t = lineText(line);
+        if (t.trimmed().isEmpty())
+            continue;
+        if (allCommented) {
+            const int at = int(t.indexOf(marker));
+            int length = int(marker.size());
+            if (at + length < t.size() && t.at(at + length) == QLatin1Char(' '))
+                ++length;
+            setSelection(line, at, line, at + length);
+            removeSelectedText();
+        } else {
+            // Columns are characters here: indentation is spaces (tabs are not used).
+            insertAt(marker + QLatin1Char(' '), line, column);
+        }
+    }
+    endUndoAction();
+    // The whole lines stay selected, so that Ctrl+/ again undoes it.
+    if (hadSelection)
+        setSelection(fromLine, 0, toLine, int(lineText(toLine).size()));
+    else
+        setCursorPosition(fromLine, std::max(0, fromIndex + (allCommented ? -int(marker.size()) - 1 : int(marker.size()) + 1)));
 }
 
 void CodeEditor::updateMarginWidth()

@@ -46,9 +46,18 @@ public:
     // Re-scans the text for cell separators now (normally done shortly after each edit).
     void updateCellSeparators();
 
+    // Ctrl+/: comments the selected lines (or the cursor's line) out with the language's line
+    // comment, or back in when every non-blank one is commented already.
+    void toggleComment();
+    // Tab indents, as an editor's Tab must; Escape then Tab (or Shift+Tab) moves the focus out
+    // instead, like JupyterLab's command mode, so that the keyboard is never trapped here.
+    bool tabLeavesEditor() const { return m_tabLeaves; }
+
 protected:
     void changeEvent(QEvent* event) override;
     bool event(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
 
 private:
     void applyColours();
@@ -61,6 +70,7 @@ private:
     QList<int> m_separators;
     int m_errorLine = 0;
     bool m_applyingColours = false;
+    bool m_tabLeaves = false; // Escape was pressed: the next Tab moves the focus on
 };
 
 } // namespace sandpad

@@ -132,6 +132,22 @@ EditorPage* EditorDocuments::openRevisionReadOnly(const QString& documentId, con
 
 bool EditorDocuments::saveToDocument(EditorPage* page)
 {
+    const auto doc = m_documents ? m_documents->document(page->documentId()) : std::nullopt;
+    if (doc && doc->headRevisionId != page->baseRevisionId()) {
+        // The head moved since this text was opened (a restore, another save): ask.
+        const QMessageBox::StandardButton answer =
+            m_stalePrompt ? m_stalePrompt(page)
+                          : QMessageBox::question(
+                                m_window, tr("Save"),
+                                tr("%1 has a newer revision than the one this tab was opened at (a revision "
+                                   "was restored?).\n\nSave your text as a new revision over it anyway?")
+                                    .arg(page->title()),
+                                QMessageBox::Save | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer != QMessageBox::Save) {
+            emit statusMessage(tr("Not saved: %1 has a newer revision.").arg(page->title()), 8000);
+            return false;
+        }
+    }
     const auto revision = m_documents ? m_documents->save(page->documentId(), page->editor()->text()) : std::nullopt;
     if (!revision) {
         // The text stays in the editor (and in the recovery journal) until a save succeeds.
@@ -154,8 +170,10 @@ bool EditorDocuments::saveCurrentAsDocument(const QString& rawTitle)
     QString title = rawTitle.trimmed();
     if (!page || !m_documents || title.isEmpty())
         return false;
-    if (!languageFromTitle(title)) // no (known) extension: the tab's language gives one
-        title += page->language() == Language::JavaScript ? QStringLiteral(".js") : QStringLiteral(".py");
+    // No (known) extension: the tab's language gives one (not the no-extension default, Python,
+    // which stored an untitled JavaScript tab as Python).
+    if (!languageOfExtension(title))
+        title = titleWithLanguage(title, page->language());
     const auto doc = m_documents->create(title, page->editor()->text());
     if (!doc) {
         emit statusMessage(tr("Save failed: %1").arg(m_documents->lastError()), 10000);
@@ -202,14 +220,34 @@ void EditorDocuments::applyDocumentTitles()
         if (!page || page->documentId().isEmpty())
             continue;
         const auto doc = m_documents->document(page->documentId());
-        if (!doc || doc->title == page->title())
+        if (!doc)
             continue;
         EditorSource source = page->source();
-        if (auto* d = std::get_if<DocumentSource>(&source))
-            d->title = doc->title;
-        else if (auto* r = std::get_if<RevisionSource>(&source))
-            r->title = doc->title;
-        page->setSource(std::move(source));
+        bool changed = false;
+        if (doc->title != page->title()) {
+            if (auto* d = std::get_if<DocumentSource>(&source))
+                d->title = doc->title;
+            else if (auto* r = std::get_if<RevisionSource>(&source))
+                r->title = doc->title;
+            changed = true;
+        }
+        // A new head made elsewhere (a revision restored in the dock): an unmodified tab shows
+        // it at once; a modified one keeps its text and Save asks (saveToDocument), so that the
+        // next Ctrl+S never silently writes the stale text over the restore.
+        auto* d = std::get_if<DocumentSource>(&source);
+        bool reloaded = false;
+        if (d && d->headRevisionId != doc->headRevisionId && !page->isModified()) {
+            if (const auto head = m_documents->revision(doc->headRevisionId)) {
+                d->headRevisionId = head->id;
+                page->editor()->setText(head->content);
+                reloaded = changed = true;
+                emit statusMessage(tr("%1 now shows revision %2").arg(doc->title, head->id.left(8)), 5000);
+            }
+        }
+        if (changed)
+            page->setSource(std::move(source));
+        if (reloaded)
+            page->setModified(false);
     }
 }
 

@@ -42,7 +42,8 @@ public:
     // Stores the current tab as a new document titled `title` (the extension gives the language).
     bool saveCurrentAsDocument(const QString& title);
     void saveAsDocumentInteractive();
-    // Documents were renamed (or otherwise changed) in the store: their open tabs follow.
+    // Documents were renamed, or got a new head (a restore), in the store: their open tabs follow
+    // (an unmodified tab shows the new head; a modified one keeps its text, and Save asks).
     void applyDocumentTitles();
 
     void openExample(const Example& example);
@@ -61,6 +62,9 @@ public:
     // What asks about a modified tab; the default is a message box. Tests answer it directly.
     using DiscardPrompt = std::function<QMessageBox::StandardButton(EditorPage* page)>;
     void setDiscardPrompt(DiscardPrompt prompt) { m_prompt = std::move(prompt); }
+    // What asks before a document tab's text is saved over a newer head (Save or Cancel).
+    using StalePrompt = std::function<QMessageBox::StandardButton(EditorPage* page)>;
+    void setStalePrompt(StalePrompt prompt) { m_stalePrompt = std::move(prompt); }
 
     // Recovery: shows the dialog when the journal holds text a crash left (call once at start),
     // or restores every entry without asking (restoreAll, for tests and --restore-all).
@@ -85,6 +89,7 @@ private:
     QWidget* m_window;
     RecoveryJournal* m_journal = nullptr;
     DiscardPrompt m_prompt;
+    StalePrompt m_stalePrompt;
 };
 
 } // namespace sandpad

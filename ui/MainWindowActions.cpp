@@ -38,11 +38,16 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
 {
     newTab = make(w, tr("&New Tab"), {QKeySequence::New}, {}, QStyle::SP_FileIcon);
     open = make(w, tr("&Open…"), {QKeySequence::Open}, {}, QStyle::SP_DialogOpenButton);
-    save = make(w, tr("&Save"), {QKeySequence::Save}, {}, QStyle::SP_DialogSaveButton);
-    saveAs = make(w, tr("Save &As…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)});
+    // Two kinds of saving: a file on disk, or a document in the workspace that keeps every
+    // revision. Save does what the tab is (a document tab: a new revision; else its file).
+    save = make(w, tr("&Save"), {QKeySequence::Save},
+                tr("Save: a document tab gets a new revision, any other tab is written to its file"),
+                QStyle::SP_DialogSaveButton);
+    saveAs = make(w, tr("Save to &File…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)},
+                  tr("Write this tab to a file on disk (no revisions)"));
     closeTab = make(w, tr("&Close Tab"), {QKeySequence(Qt::CTRL | Qt::Key_W)});
-    saveAsDocument = make(w, tr("Save as &Document…"), {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_D)},
-                          tr("Store this tab as a saved document with revisions"));
+    saveAsDocument = make(w, tr("Save as &Document (with Revisions)…"), {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_D)},
+                          tr("Store this tab in the workspace as a document that keeps every revision"));
     openWorkspace = make(w, tr("Open &Workspace…"), {}, tr("Open another data folder (its documents, history and usage)"));
     quit = make(w, tr("&Quit"), {QKeySequence(Qt::CTRL | Qt::Key_Q)});
     quit->setMenuRole(QAction::QuitRole);

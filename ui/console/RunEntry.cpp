@@ -247,6 +247,9 @@ void RunEntry::showError()
         const QString traceback = shown(RunPreview::Part::Traceback, r.error->traceback, &m_errorCut);
         QString html = QStringLiteral("<b>%1</b>: %2%3").arg(breakable(name).toHtmlEscaped(), breakable(value).toHtmlEscaped(),
                                                            tracebackHtml(traceback));
+        if (r.error->name == QLatin1String("PipInstallError"))
+            html += tr("<p><i>Installing packages needs the sandbox's network (Edit &gt; Settings &gt; "
+                       "Execution: “Allow network access from the sandbox”) or a pip wheel folder set there.</i></p>");
         if (m_errorCut)
             html += tr("<i>Error cut for display%1.</i> %2")
                         .arg(whatIsCut(name + value + traceback), wholeLinks(Part::Error));
@@ -318,14 +321,21 @@ QString RunEntry::tracebackHtml(const QString& traceback) const
     static const QRegularExpression linePattern(QStringLiteral("line (\\d+)|\\.[mc]?js:(\\d+):\\d+"));
     // pre-wrap, not <pre>: a long line wraps instead of widening the entry past the view.
     QString html = QStringLiteral("<div style=\"margin:4px 0 0 0; white-space:pre-wrap; font-family:monospace\">");
+    const int offset = m_run && m_run->origin().firstLine > 1 ? m_run->origin().firstLine - 1 : 0;
     for (const QString& line : traceback.split(QLatin1Char('\n'))) {
         const auto match = linePattern.match(line);
-        const QString escaped = breakable(line).toHtmlEscaped();
         if (match.hasMatch()) {
-            const QString number = match.captured(1).isEmpty() ? match.captured(2) : match.captured(1);
-            html += QStringLiteral("<a href=\"line:%1\">%2</a>\n").arg(number, escaped);
+            const int group = match.captured(1).isEmpty() ? 2 : 1;
+            const QString number = match.captured(group);
+            // A cell or a selection ran from an editor line further down: the text says the
+            // editor's line, as the gutter mark does (the link keeps the run's own line).
+            QString shownLine = line;
+            if (offset > 0)
+                shownLine.replace(match.capturedStart(group), match.capturedLength(group),
+                                  QString::number(number.toInt() + offset));
+            html += QStringLiteral("<a href=\"line:%1\">%2</a>\n").arg(number, breakable(shownLine).toHtmlEscaped());
         } else {
-            html += escaped + QLatin1Char('\n');
+            html += breakable(line).toHtmlEscaped() + QLatin1Char('\n');
         }
     }
     html += QStringLiteral("</div>");

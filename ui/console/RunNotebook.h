@@ -39,8 +39,10 @@ public:
     void select(RunEntry* entry);
     int nextNumber() const { return m_nextNumber; }
 
-    // Finds text in the outputs, starting after the last match; returns whether found.
+    // Finds text in the outputs, starting after the last match; returns whether found. Every
+    // match is highlighted and the find bar says "3 of 12" or "Not found" (findStatusText).
     bool findNext(const QString& text);
+    QString findStatusText() const;
     // The selection in the selected entry's output, else its whole output; false (nothing
     // copied, the reason in *error) when the whole output cannot be had.
     bool copySelectedOutput(QString* error = nullptr);
@@ -65,12 +67,15 @@ signals:
 private:
     RunEntry* insert(RunEntry* entry);
     void scrollToBottomSoon();
+    void highlightMatches(const QString& text); // sets m_findTotal
 
     QScrollArea* m_scroll;
     ScrollFollower* m_follower = nullptr;
     QWidget* m_container;
     QVBoxLayout* m_list;
     QLineEdit* m_find;
+    QLabel* m_findStatus = nullptr;
+    int m_findTotal = 0;
     QLabel* m_empty;
     QPointer<RunEntry> m_selected;
     RunEntry::WholeRunSource m_wholeSource;

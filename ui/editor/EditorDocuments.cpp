@@ -10,6 +10,7 @@
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QPointer>
+#include <QPushButton>
 
 namespace sandpad {
 
@@ -27,9 +28,12 @@ EditorDocuments::EditorDocuments(EditorTabs* tabs, DocumentStore* documents, con
     connect(m_tabs, &EditorTabs::pageAdded, this, &EditorDocuments::watchPage);
     connect(m_tabs, &EditorTabs::tabCloseRequested, this, &EditorDocuments::closeTab);
     m_prompt = [this](EditorPage* page) {
-        return QMessageBox::question(m_window, tr("Unsaved changes"),
-                                     tr("%1 has unsaved changes. Save them?").arg(page->title()),
-                                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+        QMessageBox box(QMessageBox::Question, tr("Unsaved changes"),
+                        tr("%1 has unsaved changes. Save them?").arg(page->title()),
+                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_window);
+        if (m_closingAll > 1) // quitting with several modified tabs: one answer for the rest
+            box.addButton(QMessageBox::NoToAll)->setText(tr("Discard All"));
+        return QMessageBox::StandardButton(box.exec());
     };
 }
 
@@ -255,7 +259,22 @@ void EditorDocuments::applyDocumentTitles()
 
 void EditorDocuments::openExample(const Example& example)
 {
+    // An example already open in an untitled tab is gone back to (its edits kept), not opened
+    // again: trying the examples one after another does not pile up tabs.
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        EditorPage* page = m_tabs->page(i);
+        const auto* untitled = page ? std::get_if<UntitledSource>(&page->source()) : nullptr;
+        if (untitled && untitled->name == example.fileName) {
+            m_tabs->setCurrentIndex(i);
+            return;
+        }
+    }
     EditorPage* blank = blankCurrentPage();
+    // The current tab is another example, untouched: the new one takes its place.
+    if (EditorPage* current = m_tabs->currentPage(); !blank && current && !current->isModified())
+        if (const auto* untitled = std::get_if<UntitledSource>(&current->source());
+            untitled && ExampleLibrary::find(untitled->name))
+            blank = current;
     EditorPage* page = m_tabs->newTab(example.language, example.code(), example.fileName);
     page->setModified(false);
     closeBlank(blank);
@@ -280,6 +299,8 @@ bool EditorDocuments::confirmDiscard(EditorPage* page)
     const QMessageBox::StandardButton answer = m_prompt(page);
     if (answer == QMessageBox::Cancel)
         return false;
+    if (answer == QMessageBox::NoToAll)
+        m_discardAll = true;
     if (answer == QMessageBox::Save)
         return saveCurrent(false);
     return true;
@@ -320,10 +341,21 @@ void EditorDocuments::closeBlank(EditorPage* blank)
 
 bool EditorDocuments::confirmCloseAll()
 {
+    m_closingAll = 0;
     for (int i = 0; i < m_tabs->count(); ++i)
-        if (!confirmDiscard(m_tabs->page(i)))
-            return false;
-    return true;
+        if (m_tabs->page(i) && m_tabs->page(i)->isModified())
+            ++m_closingAll;
+    m_discardAll = false;
+    bool ok = true;
+    for (int i = 0; i < m_tabs->count() && ok && !m_discardAll; ++i) {
+        EditorPage* page = m_tabs->page(i);
+        if (!page || !page->isModified())
+            continue;
+        ok = confirmDiscard(page);
+        --m_closingAll;
+    }
+    m_closingAll = 0;
+    return ok;
 }
 
 void EditorDocuments::forgetJournal()

@@ -53,6 +53,7 @@ public:
     void closeCurrentTab();
     void closeTab(int index);
     // Before the window closes: asks about every modified tab; false when one was cancelled.
+    // With several, the question also offers Discard All (NoToAll): the rest are not asked.
     bool confirmCloseAll();
     // The window closed after confirmCloseAll(): every tab was saved or discarded on purpose,
     // so nothing is left to recover.
@@ -90,6 +91,8 @@ private:
     RecoveryJournal* m_journal = nullptr;
     DiscardPrompt m_prompt;
     StalePrompt m_stalePrompt;
+    int m_closingAll = 0;      // modified tabs still to ask about while quitting
+    bool m_discardAll = false; // Discard All was chosen
 };
 
 } // namespace sandpad

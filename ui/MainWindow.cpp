@@ -143,6 +143,10 @@ void MainWindow::connectActions()
         if (CodeEditor* e = m_tabs->currentEditor())
             e->toggleComment();
     });
+    connect(a->complete, &QAction::triggered, this, [this] {
+        if (CodeEditor* e = m_tabs->currentEditor(); e && e->hasFocus())
+            e->showCompletions(true);
+    });
     connect(a->nextTab, &QAction::triggered, this, [this] {
         if (m_tabs->count() > 1)
             m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count());

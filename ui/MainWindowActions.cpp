@@ -56,6 +56,8 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     replace = make(w, tr("&Replace…"), {QKeySequence(Qt::CTRL | Qt::Key_H)});
     toggleComment = make(w, tr("Toggle &Comment"), {QKeySequence(Qt::CTRL | Qt::Key_Slash)},
                          tr("Comment the selected lines out, or back in"));
+    complete = make(w, tr("Co&mplete"), {QKeySequence(Qt::CTRL | Qt::Key_Space)},
+                    tr("Names that fit here (also offered after a dot and as you type)"));
     nextTab = make(w, tr("Ne&xt Tab"), {QKeySequence(Qt::CTRL | Qt::Key_Tab), QKeySequence(Qt::CTRL | Qt::Key_PageDown)});
     previousTab = make(w, tr("Pre&vious Tab"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab),
                                                 QKeySequence(Qt::CTRL | Qt::Key_PageUp)});
@@ -96,7 +98,7 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     QMenu* edit = bar->addMenu(tr("&Edit"));
     edit->addActions({find, replace});
     edit->addSeparator();
-    edit->addAction(toggleComment);
+    edit->addActions({toggleComment, complete});
     edit->addSeparator();
     edit->addAction(settings);
     QMenu* run = bar->addMenu(tr("&Run"));

@@ -21,7 +21,7 @@ public:
 
     QAction *newTab, *open, *save, *saveAs, *closeTab, *quit;
     QAction *saveAsDocument, *openWorkspace;
-    QAction *find, *replace, *toggleComment;
+    QAction *find, *replace, *toggleComment, *complete;
     QAction *nextTab, *previousTab;
     QAction *runAll, *runCell, *runSelection, *stop;
     QAction *focusEditor, *focusNotebook, *clearNotebook, *saveOutput;

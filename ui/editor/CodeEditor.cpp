@@ -1,5 +1,7 @@
 #include "ui/editor/CodeEditor.h"
 
+#include "ui/editor/WordCompleter.h"
+
 #include <Qsci/qscilexerjavascript.h>
 #include <Qsci/qscilexerpython.h>
 #include <Qsci/qscistyle.h>
@@ -19,6 +21,8 @@ constexpr int kErrorLineMarker = 2;  // tinted background of the failing line
 constexpr int kCellHeaderMarker = 3; // tinted band on a `# %%` line
 constexpr int kCellRuleMarker = 4;   // rule drawn under the line before a separator
 constexpr int kErrorAnnotationStyle = 200;
+
+bool isNameChar(QChar c) { return c.isLetterOrNumber() || c == QLatin1Char('_') || c == QLatin1Char('$'); }
 
 bool isDark(const QPalette& palette)
 {
@@ -252,6 +256,10 @@ void CodeEditor::keyPressEvent(QKeyEvent* event)
         QWidget::focusNextPrevChild(forward);
         return;
     }
+    if (event->key() == Qt::Key_Space && mods == Qt::ControlModifier) {
+        showCompletions(true); // also the window's Complete action, when there is a window
+        return;
+    }
     if (event->key() == Qt::Key_Escape && mods == Qt::NoModifier && !isListActive() && !isCallTipActive()) {
         m_tabLeaves = true;
         QsciScintilla::keyPressEvent(event);
@@ -430,8 +438,51 @@ void CodeEditor::goToLine(int line)
     setFocus();
 }
 
+void CodeEditor::showCompletions(bool explicitRequest)
+{
+    int line = 0, index = 0;
+    getCursorPosition(&line, &index);
+    const QString before = text(line).left(index);
+    int start = int(before.size());
+    while (start > 0 && isNameChar(before.at(start - 1)))
+        --start;
+    const QString prefix = before.mid(start);
+    QString qualifier;
+    if (start > 0 && before.at(start - 1) == QLatin1Char('.')) {
+        int q = start - 1;
+        while (q > 0 && isNameChar(before.at(q - 1)))
+            --q;
+        qualifier = before.mid(q, start - 1 - q);
+    }
+    if (!explicitRequest && qualifier.isEmpty() && prefix.size() < 3)
+        return;
+    QStringList list = m_completionSource ? m_completionSource(this->text(), line, index) : QStringList();
+    if (list.isEmpty())
+        list = WordCompleter::candidates(this->text(), m_language, prefix, qualifier);
+    m_lastCompletions = list;
+    if (list.isEmpty())
+        return;
+    // Scintilla's own list: it narrows as typing goes on and replaces the typed prefix with the
+    // choice (a user list would not know the prefix).
+    SendScintilla(SCI_AUTOCSETIGNORECASE, true);
+    SendScintilla(SCI_AUTOCSETORDER, 1 /* SC_ORDER_PERFORMSORT */);
+    SendScintilla(SCI_AUTOCSETAUTOHIDE, true);
+    const char separator = char(SendScintilla(SCI_AUTOCGETSEPARATOR));
+    const QByteArray items = list.join(QLatin1Char(separator)).toUtf8();
+    SendScintilla(SCI_AUTOCSHOW, static_cast<unsigned long>(prefix.toUtf8().size()), items.constData());
+}
+
 void CodeEditor::onCharAdded(int ch)
 {
+    // As you type: after a dot, or once a name has three letters (not in a comment line).
+    if (!isListActive() && (ch == '.' || isNameChar(QChar(ch)))) {
+        int line = 0, index = 0;
+        getCursorPosition(&line, &index);
+        const QString trimmed = text(line).trimmed();
+        const bool comment = trimmed.startsWith(m_language == Language::Python ? QStringLiteral("#") : QStringLiteral("//"));
+        if (!comment && !(ch == '.' && index >= 2 && text(line).at(index - 2).isDigit()))
+            showCompletions(false);
+    }
     // QScintilla keeps the previous line's indentation; Python also indents after a colon.
     if (ch != '\n' || m_language != Language::Python)
         return;

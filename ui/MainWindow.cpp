@@ -96,7 +96,10 @@ void MainWindow::buildLayout()
     right->addWidget(m_charts);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
-    right->setSizes({500, 340});
+    // Before any chart the pane is a thin strip (the notebook gets the column); the first run
+    // with charts opens it (see connectActions). The handle can always drag it open.
+    right->setSizes({840, 0});
+    m_rightSplitter = right;
 
     auto* split = new QSplitter(Qt::Horizontal);
     split->setObjectName(QStringLiteral("mainSplitter"));
@@ -200,6 +203,11 @@ void MainWindow::connectActions()
     // The balance changes with every run (the RunCoordinator follows the rest of a run).
     connect(m_runs, &RunController::runStarted, this, [this](Run* run) {
         connect(run, &Run::finished, this, &MainWindow::refreshCredits);
+        connect(run, &Run::finished, this, [this](const ExecutionResult& result) {
+            const QList<int> sizes = m_rightSplitter->sizes();
+            if (!result.charts.isEmpty() && sizes.value(1) < 80)
+                m_rightSplitter->setSizes({500, 340});
+        });
     });
 }
 

@@ -10,6 +10,8 @@
 #include <QPointer>
 #include <functional>
 
+class QSplitter;
+
 namespace sandpad {
 
 class CodeEditor;
@@ -119,6 +121,7 @@ private:
     FindReplaceBar* m_findBar = nullptr;
     RunNotebook* m_notebook = nullptr;
     ChartPane* m_charts = nullptr;
+    QSplitter* m_rightSplitter = nullptr; // the notebook over the chart pane
     QPointer<QWidget> m_usageWindow;
     RunStatusBar* m_status = nullptr;
     ProviderCheck* m_providerCheck = nullptr; // the provider's validation, shown in m_status

@@ -12,10 +12,12 @@
 #include "ui/editor/EditorDocuments.h"
 #include "ui/editor/EditorPage.h"
 #include "ui/editor/EditorTabs.h"
+#include "ui/MainWindow.h"
 #include "ui/recovery/RecoveryDialog.h"
 
 #include <QDialogButtonBox>
 #include <QPushButton>
+#include <QSplitter>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -125,6 +127,18 @@ private slots:
         QVERIFY(!dialog.isVisible());
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         QCOMPARE(dialog.toRestore().size(), 1);
+    }
+
+    void theChartPaneWaitsForTheFirstChart()
+    {
+        MainWindow window(MainWindowServices{});
+        window.resize(1400, 860);
+        window.show();
+        QCoreApplication::processEvents();
+        auto* right = window.findChild<QSplitter*>(QStringLiteral("rightSplitter"));
+        QVERIFY(right);
+        QVERIFY2(right->sizes().value(1) < right->sizes().value(0) / 4,
+                 "before any run the notebook has the column");
     }
 };
 

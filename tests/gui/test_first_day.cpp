@@ -14,6 +14,8 @@
 #include "ui/editor/EditorTabs.h"
 #include "ui/MainWindow.h"
 #include "ui/recovery/RecoveryDialog.h"
+#include "ui/statusbar/ProviderCheck.h"
+#include "ui/statusbar/RunStatusBar.h"
 
 #include <QDialogButtonBox>
 #include <QPushButton>
@@ -127,6 +129,21 @@ private slots:
         QVERIFY(!dialog.isVisible());
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         QCOMPARE(dialog.toRestore().size(), 1);
+    }
+
+    void anOptionalPackageAloneIsNoWarning()
+    {
+        RunStatusBar bar;
+        ProviderCheck check(&bar);
+        ValidationReport report;
+        report.provider = QStringLiteral("local");
+        report.items = {{QStringLiteral("bubblewrap"), ValidationItem::Level::Ok, QStringLiteral("bwrap 0.8.0")},
+                        {QStringLiteral("package yfinance"), ValidationItem::Level::Warning, QStringLiteral("missing")}};
+        check.show(report);
+        QCOMPARE(bar.validation(), RunStatusBar::Validation::Valid);
+        report.items.append({QStringLiteral("package numpy"), ValidationItem::Level::Warning, QStringLiteral("missing")});
+        check.show(report);
+        QCOMPARE(bar.validation(), RunStatusBar::Validation::Warning);
     }
 
     void theChartPaneWaitsForTheFirstChart()

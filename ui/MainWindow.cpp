@@ -16,8 +16,11 @@
 #include "ui/editor/EditorTabs.h"
 #include "ui/editor/FindReplaceBar.h"
 #include "ui/examples/ExamplesMenu.h"
+#include "ui/help/DocumentationBrowser.h"
+#include "ui/help/ShortcutSheet.h"
 #include "ui/MainWindowActions.h"
 #include "ui/statusbar/ProviderCheck.h"
+#include "ui/statusbar/RunProgress.h"
 #include "ui/statusbar/RunStatusBar.h"
 #include "ui/theme/Theme.h"
 #include "ui/usage/UsageView.h"
@@ -52,6 +55,7 @@ MainWindow::MainWindow(const MainWindowServices& services, QWidget* parent)
     m_runs = new RunController(services.executor, m_notebook, this);
     m_runs->setHistory(services.history, services.saveRunsToHistory);
     m_runner = new RunCoordinator(m_runs, m_tabs, m_notebook, m_charts, m_status, m_actions, services.documents, this);
+    m_progress = new RunProgress(m_runs, m_status, [this] { return m_runner->sessionTotalMicros(); }, this);
     connectActions();
 
     m_status->setProvider(services.providerName);
@@ -92,7 +96,10 @@ void MainWindow::buildLayout()
     right->addWidget(m_charts);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
-    right->setSizes({500, 340});
+    // Before any chart the pane is a thin strip (the notebook gets the column); the first run
+    // with charts opens it (see connectActions). The handle can always drag it open.
+    right->setSizes({840, 0});
+    m_rightSplitter = right;
 
     auto* split = new QSplitter(Qt::Horizontal);
     split->setObjectName(QStringLiteral("mainSplitter"));
@@ -135,6 +142,32 @@ void MainWindow::connectActions()
             m_findBar->showFind();
     });
     connect(a->replace, &QAction::triggered, m_findBar, &FindReplaceBar::showReplace);
+    connect(a->toggleComment, &QAction::triggered, this, [this] {
+        if (CodeEditor* e = m_tabs->currentEditor())
+            e->toggleComment();
+    });
+    connect(a->complete, &QAction::triggered, this, [this] {
+        if (CodeEditor* e = m_tabs->currentEditor(); e && e->hasFocus())
+            e->showCompletions(true);
+    });
+    connect(a->nextTab, &QAction::triggered, this, [this] {
+        if (m_tabs->count() > 1)
+            m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count());
+    });
+    connect(a->previousTab, &QAction::triggered, this, [this] {
+        if (m_tabs->count() > 1)
+            m_tabs->setCurrentIndex((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count());
+    });
+    connect(a->keyboardShortcuts, &QAction::triggered, this, [this] {
+        auto* sheet = new ShortcutSheet(this);
+        sheet->setAttribute(Qt::WA_DeleteOnClose);
+        sheet->show();
+    });
+    connect(a->documentation, &QAction::triggered, this, [this] {
+        auto* docs = new DocumentationBrowser(this);
+        docs->setAttribute(Qt::WA_DeleteOnClose);
+        docs->show();
+    });
     connect(a->focusEditor, &QAction::triggered, this, [this] {
         if (CodeEditor* e = m_tabs->currentEditor())
             e->setFocus();
@@ -170,6 +203,11 @@ void MainWindow::connectActions()
     // The balance changes with every run (the RunCoordinator follows the rest of a run).
     connect(m_runs, &RunController::runStarted, this, [this](Run* run) {
         connect(run, &Run::finished, this, &MainWindow::refreshCredits);
+        connect(run, &Run::finished, this, [this](const ExecutionResult& result) {
+            const QList<int> sizes = m_rightSplitter->sizes();
+            if (!result.charts.isEmpty() && sizes.value(1) < 80)
+                m_rightSplitter->setSizes({500, 340});
+        });
     });
 }
 

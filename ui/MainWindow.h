@@ -10,6 +10,8 @@
 #include <QPointer>
 #include <functional>
 
+class QSplitter;
+
 namespace sandpad {
 
 class CodeEditor;
@@ -30,6 +32,7 @@ class RunEntry;
 class RunHistory;
 class RunNotebook;
 class ProviderCheck;
+class RunProgress;
 class RunStatusBar;
 class UsageLedger;
 
@@ -60,6 +63,7 @@ public:
     EditorTabs* tabs() const { return m_tabs; }
     RunNotebook* notebook() const { return m_notebook; }
     RunStatusBar* runStatusBar() const { return m_status; }
+    RunProgress* runProgress() const { return m_progress; } // setModeSource: session/pooled runs
     MainWindowActions* actions() const { return m_actions; }
     RunController* runs() const { return m_runs; }
     RunCoordinator* runCoordinator() const { return m_runner; }
@@ -117,11 +121,13 @@ private:
     FindReplaceBar* m_findBar = nullptr;
     RunNotebook* m_notebook = nullptr;
     ChartPane* m_charts = nullptr;
+    QSplitter* m_rightSplitter = nullptr; // the notebook over the chart pane
     QPointer<QWidget> m_usageWindow;
     RunStatusBar* m_status = nullptr;
     ProviderCheck* m_providerCheck = nullptr; // the provider's validation, shown in m_status
     RunController* m_runs = nullptr;
     RunCoordinator* m_runner = nullptr;
+    RunProgress* m_progress = nullptr; // the running run in the status bar
     DocumentBrowser* m_browser = nullptr;
     QDockWidget* m_documentsDock = nullptr;
     EditorDocuments* m_editorDocuments = nullptr; // opening, saving, closing tabs; the journal

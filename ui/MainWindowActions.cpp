@@ -2,10 +2,12 @@
 
 #include "ui/examples/ExamplesMenu.h"
 #include "ui/theme/Theme.h"
+#include "ui/theme/ThemeIcons.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QEvent>
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QStyle>
@@ -36,17 +38,29 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
 {
     newTab = make(w, tr("&New Tab"), {QKeySequence::New}, {}, QStyle::SP_FileIcon);
     open = make(w, tr("&Open…"), {QKeySequence::Open}, {}, QStyle::SP_DialogOpenButton);
-    save = make(w, tr("&Save"), {QKeySequence::Save}, {}, QStyle::SP_DialogSaveButton);
-    saveAs = make(w, tr("Save &As…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)});
+    // Two kinds of saving: a file on disk, or a document in the workspace that keeps every
+    // revision. Save does what the tab is (a document tab: a new revision; else its file).
+    save = make(w, tr("&Save"), {QKeySequence::Save},
+                tr("Save: a document tab gets a new revision, any other tab is written to its file"),
+                QStyle::SP_DialogSaveButton);
+    saveAs = make(w, tr("Save to &File…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)},
+                  tr("Write this tab to a file on disk (no revisions)"));
     closeTab = make(w, tr("&Close Tab"), {QKeySequence(Qt::CTRL | Qt::Key_W)});
-    saveAsDocument = make(w, tr("Save as &Document…"), {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_D)},
-                          tr("Store this tab as a saved document with revisions"));
+    saveAsDocument = make(w, tr("Save as &Document (with Revisions)…"), {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_D)},
+                          tr("Store this tab in the workspace as a document that keeps every revision"));
     openWorkspace = make(w, tr("Open &Workspace…"), {}, tr("Open another data folder (its documents, history and usage)"));
     quit = make(w, tr("&Quit"), {QKeySequence(Qt::CTRL | Qt::Key_Q)});
     quit->setMenuRole(QAction::QuitRole);
 
     find = make(w, tr("&Find…"), {QKeySequence::Find});
     replace = make(w, tr("&Replace…"), {QKeySequence(Qt::CTRL | Qt::Key_H)});
+    toggleComment = make(w, tr("Toggle &Comment"), {QKeySequence(Qt::CTRL | Qt::Key_Slash)},
+                         tr("Comment the selected lines out, or back in"));
+    complete = make(w, tr("Co&mplete"), {QKeySequence(Qt::CTRL | Qt::Key_Space)},
+                    tr("Names that fit here (also offered after a dot and as you type)"));
+    nextTab = make(w, tr("Ne&xt Tab"), {QKeySequence(Qt::CTRL | Qt::Key_Tab), QKeySequence(Qt::CTRL | Qt::Key_PageDown)});
+    previousTab = make(w, tr("Pre&vious Tab"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab),
+                                                QKeySequence(Qt::CTRL | Qt::Key_PageUp)});
 
     runAll = make(w, tr("&Run All"), {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)},
                   tr("Run the whole tab"), QStyle::SP_MediaPlay);
@@ -66,6 +80,9 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     settings->setMenuRole(QAction::PreferencesRole);
     usage = make(w, tr("&Usage…"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_U)});
     about = make(w, tr("&About Sandpad"), {});
+    keyboardShortcuts = make(w, tr("&Keyboard Shortcuts"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Slash)},
+                             tr("Every key of the window, from its actions"));
+    documentation = make(w, tr("&Documentation"), {}, tr("The bundled documentation (README, docs/)"));
 
     examples = new ExamplesMenu(w);
 
@@ -81,6 +98,8 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     QMenu* edit = bar->addMenu(tr("&Edit"));
     edit->addActions({find, replace});
     edit->addSeparator();
+    edit->addActions({toggleComment, complete});
+    edit->addSeparator();
     edit->addAction(settings);
     QMenu* run = bar->addMenu(tr("&Run"));
     run->addActions({runAll, runCell, runSelection});
@@ -90,7 +109,7 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     fileMenu = file;
     QMenu* view = bar->addMenu(tr("&View"));
     viewMenu = view;
-    view->addActions({focusEditor, focusNotebook, clearNotebook});
+    view->addActions({focusEditor, focusNotebook, nextTab, previousTab, clearNotebook});
     view->addSeparator();
     themeMenu = view->addMenu(tr("&Theme"));
     themes = new QActionGroup(this);
@@ -105,6 +124,8 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     view->addSeparator();
     view->addAction(usage);
     QMenu* help = bar->addMenu(tr("&Help"));
+    help->addActions({keyboardShortcuts, documentation});
+    help->addSeparator();
     help->addAction(about);
 
     toolBar = w->addToolBar(tr("Main"));
@@ -117,6 +138,25 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     toolBar->addActions({runAll, runCell, stop});
     toolBar->addSeparator();
     toolBar->addActions({settings, usage});
+
+    m_window = w;
+    updateIcons();
+    w->installEventFilter(this);
+}
+
+void MainWindowActions::updateIcons()
+{
+    const QPalette palette = m_window->palette();
+    runAll->setIcon(ThemeIcons::icon(ThemeIcons::Kind::Run, palette));
+    runCell->setIcon(ThemeIcons::icon(ThemeIcons::Kind::RunCell, palette));
+    stop->setIcon(ThemeIcons::icon(ThemeIcons::Kind::Stop, palette));
+}
+
+bool MainWindowActions::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_window && event->type() == QEvent::PaletteChange)
+        updateIcons(); // a theme change: icons readable on the new toolbar
+    return QObject::eventFilter(watched, event);
 }
 
 } // namespace sandpad

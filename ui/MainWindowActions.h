@@ -21,14 +21,24 @@ public:
 
     QAction *newTab, *open, *save, *saveAs, *closeTab, *quit;
     QAction *saveAsDocument, *openWorkspace;
-    QAction *find, *replace;
+    QAction *find, *replace, *toggleComment, *complete;
+    QAction *nextTab, *previousTab;
     QAction *runAll, *runCell, *runSelection, *stop;
     QAction *focusEditor, *focusNotebook, *clearNotebook, *saveOutput;
-    QAction *settings, *usage, *about;
+    QAction *settings, *usage, *about, *keyboardShortcuts, *documentation;
     ExamplesMenu* examples;
     QToolBar* toolBar;
     QMenu *fileMenu, *viewMenu, *themeMenu;
     QActionGroup* themes; // one checkable action per Theme::names(), the name as data
+
+    // The run icons drawn for the window's palette (again at every theme change).
+    void updateIcons();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    QMainWindow* m_window = nullptr;
 };
 
 } // namespace sandpad

@@ -7,9 +7,11 @@ namespace sandpad {
 
 const QStringList& PipDirectives::basePackages()
 {
+    // Only what every runtime is sure to have. Not yfinance: the providers try to provide it, but
+    // it is not in Debian and the local sandbox lacks it, so `!pip install yfinance` must reach
+    // pip (which does nothing where it is installed already).
     static const QStringList base{QStringLiteral("matplotlib"), QStringLiteral("pandas"),
-                                  QStringLiteral("numpy"), QStringLiteral("sympy"),
-                                  QStringLiteral("plotly"), QStringLiteral("yfinance")};
+                                  QStringLiteral("numpy"), QStringLiteral("sympy")};
     return base;
 }
 

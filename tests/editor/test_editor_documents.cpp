@@ -3,6 +3,7 @@
 #include "core/documents/DocumentStore.h"
 #include "core/recovery/RecoveryJournal.h"
 #include "core/storage/Database.h"
+#include "ui/documents/DocumentBrowser.h"
 #include "ui/editor/CodeEditor.h"
 #include "ui/editor/EditorDocuments.h"
 #include "ui/editor/EditorPage.h"
@@ -10,6 +11,7 @@
 
 #include <QFile>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <memory>
@@ -145,6 +147,98 @@ private slots:
         QCOMPARE(m_store->document(docId)->headRevisionId, second->headRevisionId);
         QCOMPARE(m_store->revision(second->headRevisionId)->content, QStringLiteral("print('two')\n"));
         QVERIFY(!page()->isModified());
+    }
+
+    void aRestoreReachesTheOpenTabAndSaveDoesNotOverwriteIt()
+    {
+        type(page(), QStringLiteral("v1\n"));
+        QVERIFY(m_docs->saveCurrentAsDocument(QStringLiteral("r.py")));
+        const QString docId = page()->documentId();
+        const QString rev1 = page()->baseRevisionId();
+        type(page(), QStringLiteral("v2\n"));
+        QVERIFY(m_docs->saveCurrent(false));
+        // The dock restores revision 1 (a new head with its text): the unmodified tab shows it.
+        const auto restored = m_store->restore(docId, rev1);
+        QVERIFY(restored);
+        m_docs->applyDocumentTitles();
+        QCOMPARE(page()->editor()->text(), QStringLiteral("v1\n"));
+        QCOMPARE(page()->baseRevisionId(), restored->id);
+        QVERIFY(!page()->isModified());
+
+        // A tab with unsaved text keeps it; Ctrl+S then asks instead of writing over the restore.
+        type(page(), QStringLiteral("edited on v1\n"));
+        const auto again = m_store->restore(docId, rev1);
+        QVERIFY(again);
+        m_docs->applyDocumentTitles();
+        QCOMPARE(page()->editor()->text(), QStringLiteral("edited on v1\n"));
+        int asked = 0;
+        m_docs->setStalePrompt([&asked](EditorPage*) {
+            ++asked;
+            return QMessageBox::Cancel;
+        });
+        QVERIFY(!m_docs->saveCurrent(false));
+        QCOMPARE(asked, 1);
+        QCOMPARE(m_store->document(docId)->headRevisionId, again->id); // nothing written
+        m_docs->setStalePrompt([&asked](EditorPage*) {
+            ++asked;
+            return QMessageBox::Save;
+        });
+        QVERIFY(m_docs->saveCurrent(false)); // on purpose: a new revision over it
+        QCOMPARE(m_store->revision(m_store->document(docId)->headRevisionId)->content, QStringLiteral("edited on v1\n"));
+        QVERIFY(m_docs->saveCurrent(false) || !page()->isModified()); // up to date: no question
+        QCOMPARE(asked, 2);
+    }
+
+    void saveAsDocumentKeepsAJavaScriptTabJavaScript()
+    {
+        page()->setLanguage(Language::JavaScript);
+        type(page(), QStringLiteral("console.log(1)\n"));
+        QVERIFY(m_docs->saveCurrentAsDocument(QStringLiteral("notes")));
+        QCOMPARE(m_store->document(page()->documentId())->title, QStringLiteral("notes.js"));
+        QCOMPARE(page()->language(), Language::JavaScript);
+        QCOMPARE(titleWithLanguage(QStringLiteral("a.js"), Language::Python), QStringLiteral("a.py"));
+        QCOMPARE(titleWithLanguage(QStringLiteral("v1.2"), Language::Python), QStringLiteral("v1.2.py"));
+        QCOMPARE(titleWithLanguage(QStringLiteral("a.mjs"), Language::JavaScript), QStringLiteral("a.mjs"));
+        QVERIFY(!languageOfExtension(QStringLiteral("notes")));
+        QCOMPARE(languageOfExtension(QStringLiteral("x.cjs")), std::optional(Language::JavaScript));
+    }
+
+    void renamingToAnotherLanguageAsksAndOneIdIsShown()
+    {
+        DocumentBrowser browser(m_store.get(), nullptr);
+        QList<std::pair<Language, Language>> asked;
+        DocumentBrowser::LanguageChoice answer = DocumentBrowser::LanguageChoice::Keep;
+        browser.setLanguagePrompt([&](Language from, Language to) {
+            asked.append({from, to});
+            return answer;
+        });
+        QCOMPARE(browser.titleForRename(QStringLiteral("a.py"), QStringLiteral("b.py")), QStringLiteral("b.py"));
+        QVERIFY(asked.isEmpty()); // same language: nothing to ask
+        QCOMPARE(browser.titleForRename(QStringLiteral("a.py"), QStringLiteral("a.js")), QStringLiteral("a.py"));
+        QCOMPARE(asked.size(), 1);
+        QCOMPARE(asked.first(), std::pair(Language::Python, Language::JavaScript));
+        answer = DocumentBrowser::LanguageChoice::Change;
+        QCOMPARE(browser.titleForRename(QStringLiteral("a.py"), QStringLiteral("a.js")), QStringLiteral("a.js"));
+        answer = DocumentBrowser::LanguageChoice::Cancel;
+        QCOMPARE(browser.titleForRename(QStringLiteral("a.py"), QStringLiteral("z.mjs")), QStringLiteral("a.py"));
+
+        // The revision table names a revision by the id the status bar and notebook show.
+        type(page(), QStringLiteral("x = 1\n"));
+        QSignalSpy status(m_docs, &EditorDocuments::statusMessage);
+        QVERIFY(m_docs->saveCurrentAsDocument(QStringLiteral("ids.py")));
+        type(page(), QStringLiteral("x = 2\n"));
+        QVERIFY(m_docs->saveCurrent(false));
+        const QString head = page()->baseRevisionId();
+        QVERIFY(status.last().first().toString().contains(head.left(8)));
+        browser.refresh();
+        browser.selectDocument(page()->documentId());
+        QTableWidget* revisions = browser.revisionTable();
+        bool shown = false;
+        for (int row = 0; row < revisions->rowCount(); ++row)
+            for (int col = 0; col < revisions->columnCount(); ++col)
+                if (revisions->item(row, col) && revisions->item(row, col)->text() == head.left(8))
+                    shown = true;
+        QVERIFY2(shown, "the head's id as the status bar said it");
     }
 
     void aDocumentOpensInOneEditableTab()

@@ -1,6 +1,14 @@
 // View > Theme: the light and dark palettes, going back to the desktop's own, the setting that
 // remembers the choice, and the menu that offers it.
+#include "TestRecords.h"
+
 #include "core/settings/AppSettings.h"
+#include "ui/console/ChartThumbnail.h"
+#include "ui/console/OutputView.h"
+#include "ui/console/RunEntry.h"
+#include "ui/console/RunNotebook.h"
+#include "ui/statusbar/RunStatusBar.h"
+#include "ui/theme/ThemeIcons.h"
 #include "ui/editor/CodeEditor.h"
 #include "ui/MainWindowActions.h"
 #include "ui/theme/Theme.h"
@@ -14,6 +22,11 @@
 #include <QStyle>
 #include <QTemporaryDir>
 #include <Qsci/qscilexer.h>
+#include <QJsonArray>
+#include <QLabel>
+#include <QJsonObject>
+#include <QTextBlock>
+#include <QToolBar>
 #include <QtTest>
 
 using namespace sandpad;
@@ -22,6 +35,40 @@ class TestTheme : public QObject {
     Q_OBJECT
 
     static bool darkBase(const QPalette& p) { return p.color(QPalette::Base).lightness() < 128; }
+
+    // The colour the first fragment of the given text has in the view (its own, else the
+    // view's text colour: it follows the palette).
+    static QColor colourOf(const OutputView* view, const QString& text)
+    {
+        for (QTextBlock b = view->document()->begin(); b.isValid(); b = b.next())
+            for (auto it = b.begin(); !it.atEnd(); ++it)
+                if (it.fragment().text().contains(text)) {
+                    const QTextCharFormat f = it.fragment().charFormat();
+                    return f.hasProperty(QTextFormat::ForegroundBrush) ? f.foreground().color()
+                                                                      : view->palette().color(QPalette::Text);
+                }
+        return {};
+    }
+    static int contrast(const QColor& a, const QColor& b) { return qAbs(a.lightness() - b.lightness()); }
+
+    // The whole card is readable: its background, its output's text, its error output, its
+    // chart thumbnail all in the current theme.
+    static void checkEntryReadable(RunEntry* entry, bool dark)
+    {
+        const QColor card = entry->palette().color(QPalette::Window);
+        QCOMPARE(card.lightness() < 128, dark);
+        const QColor text = entry->palette().color(QPalette::WindowText);
+        QVERIFY2(contrast(card, text) > 120, qPrintable(card.name() + QStringLiteral(" vs ") + text.name()));
+        const OutputView* view = entry->outputView();
+        QCOMPARE(view->palette().color(QPalette::Base).lightness() < 128, dark);
+        QVERIFY(contrast(colourOf(view, QStringLiteral("printed")), view->palette().color(QPalette::Base)) > 120);
+        const QColor err = colourOf(view, QStringLiteral("warned"));
+        QVERIFY2(contrast(err, view->palette().color(QPalette::Base)) > 60, qPrintable(err.name()));
+        auto* thumb = entry->findChild<ChartThumbnail*>();
+        QVERIFY(thumb);
+        const QImage image = thumb->icon().pixmap(thumb->iconSize()).toImage();
+        QCOMPARE(image.pixelColor(image.width() / 2, 4).lightness() < 128, dark); // its paper
+    }
 
 private slots:
     void settingIsSavedLoadedAndSanitized()
@@ -78,6 +125,81 @@ private slots:
 
         Theme::apply(QStringLiteral("no such theme")); // means the system's
         QCOMPARE(Theme::current(), QStringLiteral("system"));
+    }
+
+    void existingEntriesFollowAThemeChange()
+    {
+        Theme::apply(QStringLiteral("light"));
+        RunNotebook notebook;
+        ExecutionResult record = runResult(QStringLiteral("r1"), QStringLiteral("old run"), QStringLiteral("success"));
+        record.stdoutText = QStringLiteral("printed\n");
+        record.stderrText = QStringLiteral("warned\n");
+        RunChart chart;
+        chart.kind = RunChart::Kind::Interactive;
+        chart.spec = QJsonObject{{"type", "bar"}, {"title", "Sales"}, {"elements", QJsonArray{}}};
+        record.charts = {chart};
+        RunEntry* entry = notebook.addFinished(new Run(record));
+        notebook.resize(600, 400);
+        notebook.show();
+        QCoreApplication::processEvents();
+        checkEntryReadable(entry, false);
+
+        Theme::apply(QStringLiteral("dark"));
+        QCoreApplication::processEvents();
+        checkEntryReadable(entry, true);
+        notebook.select(nullptr);
+        notebook.select(entry); // selected and back: still the dark card
+        QVERIFY(entry->palette().color(QPalette::Window).lightness() < 128);
+
+        Theme::apply(QStringLiteral("light"));
+        QCoreApplication::processEvents();
+        checkEntryReadable(entry, false);
+        Theme::apply(QStringLiteral("system"));
+    }
+
+    void runIconsAreReadableInBothThemes()
+    {
+        for (const QString& name : {QStringLiteral("light"), QStringLiteral("dark")}) {
+            Theme::apply(name);
+            const QPalette p = QApplication::palette();
+            for (auto kind : {ThemeIcons::Kind::Run, ThemeIcons::Kind::RunCell, ThemeIcons::Kind::Stop}) {
+                const QColor glyph = ThemeIcons::glyphColour(kind, p);
+                QVERIFY2(contrast(glyph, p.color(QPalette::Window)) > 60,
+                         qPrintable(name + QStringLiteral(": ") + glyph.name()));
+            }
+        }
+        // The toolbar's icons are drawn again when the theme changes.
+        Theme::apply(QStringLiteral("light"));
+        QMainWindow window;
+        MainWindowActions actions(&window);
+        auto centre = [&actions] {
+            const QImage image = actions.runAll->icon().pixmap(32).toImage();
+            return image.pixelColor(image.width() / 2, image.height() / 2);
+        };
+        QCOMPARE(centre(), ThemeIcons::glyphColour(ThemeIcons::Kind::Run, QApplication::palette()));
+        Theme::apply(QStringLiteral("dark"));
+        QCoreApplication::processEvents();
+        QCOMPARE(centre(), ThemeIcons::glyphColour(ThemeIcons::Kind::Run, QApplication::palette()));
+        Theme::apply(QStringLiteral("system"));
+    }
+
+    void statusBarFollowsATheme()
+    {
+        Theme::apply(QStringLiteral("light"));
+        RunStatusBar bar;
+        bar.setValidation(RunStatusBar::Validation::Valid);
+        QString before;
+        for (QLabel* l : bar.findChildren<QLabel*>())
+            if (l->accessibleName() == QStringLiteral("Provider"))
+                before = l->text();
+        Theme::apply(QStringLiteral("dark"));
+        QCoreApplication::processEvents();
+        QString after;
+        for (QLabel* l : bar.findChildren<QLabel*>())
+            if (l->accessibleName() == QStringLiteral("Provider"))
+                after = l->text();
+        QVERIFY2(before != after, qPrintable(after)); // the valid colour lightened for the dark bar
+        Theme::apply(QStringLiteral("system"));
     }
 
     void viewMenuOffersEveryThemeWithTheCurrentChecked()

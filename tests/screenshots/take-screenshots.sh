@@ -1,6 +1,7 @@
 #!/bin/sh
-# Starts the app under Xvfb, runs each bundled example and writes a screenshot per example into
-# docs/screenshots/. Usage: tests/screenshots/take-screenshots.sh BUILD_DIR [EXAMPLE...]
+# Starts the app under Xvfb, runs each bundled example and writes a screenshot per example and
+# theme into docs/screenshots/ (NAME.png light, NAME-dark.png dark; THEMES="light" for one).
+# Usage: tests/screenshots/take-screenshots.sh BUILD_DIR [EXAMPLE...]
 set -eu
 build_dir=${1:?usage: take-screenshots.sh BUILD_DIR [EXAMPLE...]}
 shift
@@ -15,11 +16,15 @@ examples=$(echo "$examples" | tr ' ' '\n' | grep -vx documents || true) # "docum
 # One throwaway workspace so that the notebook shows the runs of this session only.
 data_dir=$(mktemp -d)
 trap 'rm -rf "$data_dir"' EXIT
-for example in $examples; do
-    echo "screenshot: $example"
-    SANDPAD_DATA_DIR="$data_dir" QT_QPA_PLATFORM=xcb timeout 120 \
-        xvfb-run -a -s "-screen 0 1400x860x24" \
-        "$app" --run-example "$example" --screenshot "$out/$example.png"
+themes=${THEMES:-"light dark"}
+suffix() { [ "$1" = light ] && echo "" || echo "-$1"; }
+for theme in $themes; do
+    for example in $examples; do
+        echo "screenshot: $example ($theme)"
+        SANDPAD_DATA_DIR="$data_dir" QT_QPA_PLATFORM=xcb timeout 120 \
+            xvfb-run -a -s "-screen 0 1400x860x24" \
+            "$app" --theme "$theme" --run-example "$example" --screenshot "$out/$example$(suffix "$theme").png"
+    done
 done
 ls -l "$out"
 
@@ -41,9 +46,11 @@ if [ -z "${*:-}" ] || echo " $* " | grep -q " documents "; then
     printf 'from functools import cache\n\n@cache\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n\nprint([fib(n) for n in range(15)])\n' > "$src/fib.py"
     SANDPAD_DATA_DIR="$docs_dir" "$cli" --save "$src/fib.py" --document "$fib" >/dev/null
     SANDPAD_DATA_DIR="$docs_dir" "$cli" --provider local --document "$fib" >/dev/null || true
-    echo "screenshot: documents"
-    SANDPAD_DATA_DIR="$docs_dir" QT_QPA_PLATFORM=xcb timeout 120 \
-        xvfb-run -a -s "-screen 0 1400x860x24" \
-        "$app" --screenshot "$out/documents.png"
+    for theme in $themes; do
+        echo "screenshot: documents ($theme)"
+        SANDPAD_DATA_DIR="$docs_dir" QT_QPA_PLATFORM=xcb timeout 120 \
+            xvfb-run -a -s "-screen 0 1400x860x24" \
+            "$app" --theme "$theme" --screenshot "$out/documents$(suffix "$theme").png"
+    done
     rm -rf "$docs_dir" "$src"
 fi

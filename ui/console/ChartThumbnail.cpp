@@ -3,6 +3,7 @@
 #include "core/charts/ChartSpec.h"
 #include "ui/charts/ChartSketch.h"
 
+#include <QEvent>
 #include <QJsonObject>
 #include <QPainter>
 
@@ -24,7 +25,7 @@ QString shortTitle(const QJsonObject& spec, const QString& fallback)
 } // namespace
 
 ChartThumbnail::ChartThumbnail(const RunChart& chart, int index, QWidget* parent)
-    : QToolButton(parent)
+    : QToolButton(parent), m_chart(chart)
 {
     const QSize size(132, 88);
     setIcon(QIcon(render(chart, size, palette())));
@@ -34,6 +35,13 @@ ChartThumbnail::ChartThumbnail(const RunChart& chart, int index, QWidget* parent
     setToolTip((title.isEmpty() ? tr("Chart %1").arg(index + 1) : title)
                + (chart.kind == RunChart::Kind::Png && !chart.spec.isEmpty() ? tr(" (interactive chart; its picture too)") : QString()));
     setAccessibleName(tr("Chart %1: %2").arg(index + 1).arg(title.isEmpty() ? tr("image") : title));
+}
+
+void ChartThumbnail::changeEvent(QEvent* event)
+{
+    QToolButton::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        setIcon(QIcon(render(m_chart, iconSize(), palette())));
 }
 
 QPixmap ChartThumbnail::render(const RunChart& chart, const QSize& size, const QPalette& palette)

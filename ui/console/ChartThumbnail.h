@@ -13,6 +13,12 @@ class ChartThumbnail : public QToolButton {
 public:
     ChartThumbnail(const RunChart& chart, int index, QWidget* parent = nullptr);
     static QPixmap render(const RunChart& chart, const QSize& size, const QPalette& palette);
+
+protected:
+    void changeEvent(QEvent* event) override; // drawn again in the new theme's colours
+
+private:
+    RunChart m_chart; // shares the run's PNG and dictionary (implicitly shared, not copied)
 };
 
 } // namespace sandpad

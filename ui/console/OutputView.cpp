@@ -31,18 +31,53 @@ OutputView::OutputView(QWidget* parent) : QPlainTextEdit(parent), m_writer(docum
     hide(); // shown with the first output
 }
 
+namespace {
+// Which kind of text a fragment is, kept in its format so that a theme change can recolour the
+// text already shown (stdout has no colour of its own: it follows the palette by itself).
+constexpr int kKindProperty = QTextFormat::UserProperty + 1;
+enum Kind { StderrText = 1, MarkerText = 2 };
+} // namespace
+
 void OutputView::updateFormats()
 {
     const bool dark = palette().color(QPalette::Base).lightness() < 128;
     m_stdoutFormat = QTextCharFormat();
-    m_stdoutFormat.setForeground(palette().color(QPalette::Text));
     m_stderrFormat = QTextCharFormat();
+    m_stderrFormat.setProperty(kKindProperty, int(StderrText));
     m_stderrFormat.setForeground(dark ? QColor("#ff8a80") : QColor("#b3261e"));
     m_stderrFormat.setBackground(dark ? QColor(90, 30, 30, 110) : QColor("#fdecea"));
     QTextCharFormat marker;
+    marker.setProperty(kKindProperty, int(MarkerText));
     marker.setFontItalic(true);
     marker.setForeground(palette().color(QPalette::PlaceholderText));
     m_writer.setMarkerFormat(marker);
+    recolour(marker);
+}
+
+void OutputView::recolour(const QTextCharFormat& marker)
+{
+    // The shown text is bounded (kMaxViewChars), so walking its fragments is cheap. Ranges
+    // first: changing a format merges and splits the fragments being walked.
+    struct Range { int start, end, kind; };
+    QList<Range> ranges;
+    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            const int kind = fragment.charFormat().property(kKindProperty).toInt();
+            if (kind == StderrText || kind == MarkerText)
+                ranges.append({fragment.position(), fragment.position() + fragment.length(), kind});
+        }
+    }
+    if (ranges.isEmpty())
+        return;
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    for (const Range& r : ranges) {
+        cursor.setPosition(r.start);
+        cursor.setPosition(r.end, QTextCursor::KeepAnchor);
+        cursor.mergeCharFormat(r.kind == StderrText ? m_stderrFormat : marker);
+    }
+    cursor.endEditBlock();
 }
 
 void OutputView::changeEvent(QEvent* event)

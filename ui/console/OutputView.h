@@ -63,6 +63,7 @@ private:
     struct Segment { OutputStream stream; QString text; };
     void queue(OutputStream stream, const QString& text);
     void updateFormats();
+    void recolour(const QTextCharFormat& marker); // the text already shown, after a theme change
     void updateHeight();
     int visibleRows() const;
     void dropTopToBudget();

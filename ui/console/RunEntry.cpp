@@ -4,6 +4,7 @@
 #include "core/run/Run.h"
 #include "ui/console/ChartThumbnail.h"
 #include "ui/console/CutNotice.h"
+#include "ui/console/ElapsedTime.h"
 #include "ui/console/OutputView.h"
 
 #include <QApplication>
@@ -15,6 +16,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -147,8 +149,14 @@ RunEntry::RunEntry(int number, Run* run, std::optional<RunPreviewCuts> preview, 
     if (!run->parent())
         run->setParent(this); // nobody else holds it (a test's run)
     connect(run, &Run::output, this, &RunEntry::appendOutput);
+    // "Did it run?": the header's clock ticks while the run is in flight.
+    m_tick = new QTimer(this);
+    m_tick->setInterval(1000);
+    connect(m_tick, &QTimer::timeout, this, &RunEntry::updateHeader);
+    m_tick->start();
     connect(run, &Run::finished, this, [this] {
         m_running = false;
+        m_tick->stop();
         m_run->setParent(this); // the Executor lets go of a finished run
         showFinished();
     });
@@ -239,6 +247,9 @@ void RunEntry::showError()
         const QString traceback = shown(RunPreview::Part::Traceback, r.error->traceback, &m_errorCut);
         QString html = QStringLiteral("<b>%1</b>: %2%3").arg(breakable(name).toHtmlEscaped(), breakable(value).toHtmlEscaped(),
                                                            tracebackHtml(traceback));
+        if (r.error->name == QLatin1String("PipInstallError"))
+            html += tr("<p><i>Installing packages needs the sandbox's network (Edit &gt; Settings &gt; "
+                       "Execution: “Allow network access from the sandbox”) or a pip wheel folder set there.</i></p>");
         if (m_errorCut)
             html += tr("<i>Error cut for display%1.</i> %2")
                         .arg(whatIsCut(name + value + traceback), wholeLinks(Part::Error));
@@ -310,14 +321,21 @@ QString RunEntry::tracebackHtml(const QString& traceback) const
     static const QRegularExpression linePattern(QStringLiteral("line (\\d+)|\\.[mc]?js:(\\d+):\\d+"));
     // pre-wrap, not <pre>: a long line wraps instead of widening the entry past the view.
     QString html = QStringLiteral("<div style=\"margin:4px 0 0 0; white-space:pre-wrap; font-family:monospace\">");
+    const int offset = m_run && m_run->origin().firstLine > 1 ? m_run->origin().firstLine - 1 : 0;
     for (const QString& line : traceback.split(QLatin1Char('\n'))) {
         const auto match = linePattern.match(line);
-        const QString escaped = breakable(line).toHtmlEscaped();
         if (match.hasMatch()) {
-            const QString number = match.captured(1).isEmpty() ? match.captured(2) : match.captured(1);
-            html += QStringLiteral("<a href=\"line:%1\">%2</a>\n").arg(number, escaped);
+            const int group = match.captured(1).isEmpty() ? 2 : 1;
+            const QString number = match.captured(group);
+            // A cell or a selection ran from an editor line further down: the text says the
+            // editor's line, as the gutter mark does (the link keeps the run's own line).
+            QString shownLine = line;
+            if (offset > 0)
+                shownLine.replace(match.capturedStart(group), match.capturedLength(group),
+                                  QString::number(number.toInt() + offset));
+            html += QStringLiteral("<a href=\"line:%1\">%2</a>\n").arg(number, breakable(shownLine).toHtmlEscaped());
         } else {
-            html += escaped + QLatin1Char('\n');
+            html += breakable(line).toHtmlEscaped() + QLatin1Char('\n');
         }
     }
     html += QStringLiteral("</div>");
@@ -373,7 +391,8 @@ void RunEntry::updateHeader()
         colour = dark ? QStringLiteral("#f28b82") : QStringLiteral("#b3261e");
     else if (!m_running && (r.status == RunStatus::Timeout || r.status == RunStatus::Cancelled))
         colour = dark ? QStringLiteral("#fdd663") : QStringLiteral("#8a5a00");
-    const QString status = m_running ? tr("running…") : statusLabel(runStatusName(r.status));
+    const QString status = m_running ? tr("running… %1").arg(formatElapsed(elapsedMs()))
+                                     : statusLabel(runStatusName(r.status));
     QStringList parts;
     QString title = this->title();
     // A saved-revision run names its revision (runs loaded from the history store only the title).
@@ -404,6 +423,11 @@ QString RunEntry::headerText() const
     plain.replace(QStringLiteral("&lt;"), QStringLiteral("<"));
     plain.replace(QStringLiteral("&gt;"), QStringLiteral(">"));
     return plain;
+}
+
+qint64 RunEntry::elapsedMs() const
+{
+    return m_running ? QDateTime::currentMSecsSinceEpoch() - m_elapsedStart : result().durationMs;
 }
 
 QString RunEntry::costText() const { return formatCost(result().costMicros); }
@@ -501,11 +525,15 @@ void RunEntry::setCodeVisible(bool visible)
 
 void RunEntry::updateStyle()
 {
+    if (m_styling)
+        return;
+    m_styling = true; // setPalette sends a PaletteChange back here
     QPalette p = palette();
     const QColor base = p.color(QPalette::Base);
     p.setColor(QPalette::Window, m_selected ? base.darker(base.lightness() < 128 ? 70 : 104) : base);
     setPalette(p);
     setLineWidth(m_selected ? 2 : 1);
+    m_styling = false;
 }
 
 void RunEntry::mousePressEvent(QMouseEvent* event)
@@ -523,8 +551,13 @@ void RunEntry::focusInEvent(QFocusEvent* event)
 void RunEntry::changeEvent(QEvent* event)
 {
     QFrame::changeEvent(event);
-    if (event->type() == QEvent::ApplicationPaletteChange)
+    // A theme change: the card's background is derived from the palette's base (set on the
+    // entry, so it does not follow by itself), the status colours from its lightness.
+    if ((event->type() == QEvent::ApplicationPaletteChange || event->type() == QEvent::PaletteChange)
+        && !m_styling) {
+        updateStyle();
         updateHeader();
+    }
 }
 
 QString RunEntry::formatCost(qint64 micros)

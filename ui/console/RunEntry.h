@@ -13,6 +13,7 @@ class QLabel;
 class QPlainTextEdit;
 class QToolButton;
 class QHBoxLayout;
+class QTimer;
 
 namespace sandpad {
 
@@ -53,6 +54,7 @@ public:
     QString headerText() const;          // plain text of the header, e.g. for tests
     QString statusText() const; // "running", then runStatusName()
     QString costText() const;            // "$0.05"
+    qint64 elapsedMs() const;            // so far while running (the header ticks), then the duration
     // The run's texts (excerpts for an entry made from a preview: see wholeText).
     QString resultText() const;
     QString errorText() const;
@@ -116,7 +118,9 @@ private:
     QString m_code; // what the code block shows
     bool m_running = true;
     bool m_selected = false;
+    bool m_styling = false;
     qint64 m_elapsedStart = 0;
+    QTimer* m_tick = nullptr; // while running: the header's elapsed time
     QLabel* m_header;
     QToolButton* m_codeToggle;
     QPlainTextEdit* m_codeBlock;

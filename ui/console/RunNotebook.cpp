@@ -2,6 +2,7 @@
 
 #include "ui/console/OutputView.h"
 #include "ui/console/RunEntry.h"
+#include "ui/console/ScrollFollower.h"
 
 #include <QAction>
 #include <QApplication>
@@ -14,6 +15,7 @@
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTextDocument>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -29,6 +31,15 @@ RunNotebook::RunNotebook(QWidget* parent)
     m_find->setAccessibleName(tr("Find in output"));
     m_find->setClearButtonEnabled(true);
     connect(m_find, &QLineEdit::returnPressed, this, [this] { findNext(m_find->text()); });
+    m_findStatus = new QLabel(this);
+    m_findStatus->setAccessibleName(tr("Find result"));
+    connect(m_find, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_findEntry = -1;
+        highlightMatches(text); // as you type: every match marked, the count shown
+        m_findStatus->setText(text.isEmpty() ? QString()
+                              : m_findTotal == 0 ? tr("Not found")
+                                                 : tr("%n match(es)", nullptr, m_findTotal));
+    });
 
     auto makeButton = [this](const QString& text, const QString& name, auto slot) {
         auto* b = new QToolButton(this);
@@ -45,6 +56,7 @@ RunNotebook::RunNotebook(QWidget* parent)
     bar->addWidget(title);
     bar->addSpacing(8);
     bar->addWidget(m_find, 1);
+    bar->addWidget(m_findStatus);
     bar->addWidget(makeButton(tr("Copy"), tr("Copy the selected run's output"), [this] {
         QString error;
         if (!copySelectedOutput(&error))
@@ -68,6 +80,7 @@ RunNotebook::RunNotebook(QWidget* parent)
     // every width change lays every entry's text out again (twice the work of a reload at start).
     m_scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     m_scroll->setAccessibleName(tr("Runs"));
+    m_follower = new ScrollFollower(m_scroll->verticalScrollBar(), this);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -80,13 +93,10 @@ RunNotebook::RunNotebook(QWidget* parent)
 RunEntry* RunNotebook::addRunning(Run* run)
 {
     auto* entry = insert(new RunEntry(m_nextNumber++, run, std::nullopt, m_container));
-    // Follow the run while it streams, unless the user scrolled away.
-    connect(entry->outputView(), &OutputView::flushed, this, [this] {
-        QScrollBar* bar = m_scroll->verticalScrollBar();
-        if (bar->value() >= bar->maximum() - 40)
-            scrollToBottomSoon();
-    });
     select(entry);
+    // The user just started it: go to it, then follow it while it streams (m_follower) unless
+    // the user scrolls away.
+    m_follower->follow();
     scrollToBottomSoon();
     return entry;
 }
@@ -149,6 +159,8 @@ void RunNotebook::select(RunEntry* entry)
     }
 }
 
+bool RunNotebook::isFollowing() const { return m_follower->isFollowing(); }
+
 void RunNotebook::showLatest()
 {
     scrollToBottomSoon();
@@ -164,16 +176,30 @@ void RunNotebook::scrollToBottomSoon()
         if (!all.isEmpty() && all.last()->layout())
             all.last()->layout()->activate();
         m_list->activate();
-        QScrollBar* bar = m_scroll->verticalScrollBar();
-        bar->setValue(bar->maximum());
+        m_follower->follow();
     });
 }
+
+namespace {
+// Every match of text in the view's document (the shown text is bounded: kMaxViewChars).
+QList<QTextCursor> matchesIn(const QPlainTextEdit* view, const QString& text)
+{
+    QList<QTextCursor> found;
+    QTextCursor c(view->document());
+    while (!(c = view->document()->find(text, c)).isNull())
+        found.append(c);
+    return found;
+}
+} // namespace
 
 bool RunNotebook::findNext(const QString& text)
 {
     const QList<RunEntry*> all = entries();
-    if (text.isEmpty() || all.isEmpty())
+    highlightMatches(text);
+    if (text.isEmpty() || all.isEmpty()) {
+        m_findStatus->setText(text.isEmpty() ? QString() : tr("Not found"));
         return false;
+    }
     const int start = std::clamp(m_findEntry, 0, int(all.size()) - 1);
     for (int step = 0; step <= all.size(); ++step) {
         const int i = (start + step) % all.size();
@@ -182,6 +208,14 @@ bool RunNotebook::findNext(const QString& text)
             m_findEntry = i;
             select(all[i]);
             m_scroll->ensureWidgetVisible(view, 10, 40);
+            // "3 of 12": the matches in the entries before this one and up to the cursor here.
+            int index = 0;
+            for (int j = 0; j < i; ++j)
+                index += int(matchesIn(all[j]->outputView(), text).size());
+            for (const QTextCursor& m : matchesIn(view, text))
+                if (m.selectionEnd() <= view->textCursor().selectionEnd())
+                    ++index;
+            m_findStatus->setText(tr("%1 of %2").arg(index).arg(m_findTotal));
             return true;
         }
         // Next time this view is searched it starts from the top.
@@ -189,8 +223,30 @@ bool RunNotebook::findNext(const QString& text)
         c.movePosition(QTextCursor::Start);
         view->setTextCursor(c);
     }
+    m_findStatus->setText(tr("Not found"));
     return false;
 }
+
+void RunNotebook::highlightMatches(const QString& text)
+{
+    // Every match in every entry, in the palette's highlight colour, lighter than the current
+    // one (the view's selection).
+    QTextCharFormat format;
+    QColor colour = palette().color(QPalette::Highlight);
+    colour.setAlpha(90);
+    format.setBackground(colour);
+    m_findTotal = 0;
+    for (RunEntry* e : entries()) {
+        QList<QTextEdit::ExtraSelection> marks;
+        if (!text.isEmpty())
+            for (const QTextCursor& m : matchesIn(e->outputView(), text))
+                marks.append({m, format});
+        m_findTotal += int(marks.size());
+        e->outputView()->setExtraSelections(marks);
+    }
+}
+
+QString RunNotebook::findStatusText() const { return m_findStatus->text(); }
 
 void RunNotebook::setWholeRunSource(RunEntry::WholeRunSource source)
 {

@@ -16,6 +16,7 @@ class QLabel;
 namespace sandpad {
 
 class Run;
+class ScrollFollower;
 
 // The output console: one RunEntry per run, newest at the bottom, with find, copy, save and clear.
 class RunNotebook : public QWidget {
@@ -38,8 +39,10 @@ public:
     void select(RunEntry* entry);
     int nextNumber() const { return m_nextNumber; }
 
-    // Finds text in the outputs, starting after the last match; returns whether found.
+    // Finds text in the outputs, starting after the last match; returns whether found. Every
+    // match is highlighted and the find bar says "3 of 12" or "Not found" (findStatusText).
     bool findNext(const QString& text);
+    QString findStatusText() const;
     // The selection in the selected entry's output, else its whole output; false (nothing
     // copied, the reason in *error) when the whole output cannot be had.
     bool copySelectedOutput(QString* error = nullptr);
@@ -50,8 +53,10 @@ public:
     void saveTextWithDialog(RunEntry* entry, RunEntry::Part part);
     void clear();
     void focusFind();
-    // Scrolls to the newest entry once the layout has settled.
+    // Scrolls to the newest entry once the layout has settled (and follows it from then on).
     void showLatest();
+    // Whether the view follows the newest entry as it grows (false once the user scrolled away).
+    bool isFollowing() const;
 
 signals:
     void tracebackLineActivated(sandpad::RunEntry* entry, int line);
@@ -62,11 +67,15 @@ signals:
 private:
     RunEntry* insert(RunEntry* entry);
     void scrollToBottomSoon();
+    void highlightMatches(const QString& text); // sets m_findTotal
 
     QScrollArea* m_scroll;
+    ScrollFollower* m_follower = nullptr;
     QWidget* m_container;
     QVBoxLayout* m_list;
     QLineEdit* m_find;
+    QLabel* m_findStatus = nullptr;
+    int m_findTotal = 0;
     QLabel* m_empty;
     QPointer<RunEntry> m_selected;
     RunEntry::WholeRunSource m_wholeSource;

@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -115,7 +116,8 @@ void DocumentBrowser::buildUi()
 
     m_revisionTable = new QTableWidget(0, RevColumns, this);
     m_revisionTable->setAccessibleName(tr("Revision timeline"));
-    m_revisionTable->setHorizontalHeaderLabels({tr("#"), tr("Saved"), tr("Size"), tr("SHA-256"), QString()});
+    // The revision's id, cut as everywhere else (the notebook, the status bar, the runs table).
+    m_revisionTable->setHorizontalHeaderLabels({tr("#"), tr("Saved"), tr("Size"), tr("Revision"), QString()});
     m_revisionTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_revisionTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_revisionTable->verticalHeader()->hide();
@@ -246,6 +248,25 @@ void DocumentBrowser::buildUi()
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(splitter, 1);
     layout->addWidget(m_status);
+
+    // Keyboard: Tab leaves a table (arrows move inside it) and goes on in reading order, so that
+    // each table's buttons are reached right after it.
+    for (QAbstractItemView* table : {static_cast<QAbstractItemView*>(m_documentTable),
+                                     static_cast<QAbstractItemView*>(m_revisionTable),
+                                     static_cast<QAbstractItemView*>(m_runTable)})
+        table->setTabKeyNavigation(false);
+    QList<QWidget*> order{m_search, m_trashButton, m_documentTable};
+    auto addRow = [&order](QLayout* row) {
+        for (int i = 0; i < row->count(); ++i)
+            if (QWidget* w = row->itemAt(i)->widget())
+                order << w;
+    };
+    addRow(docButtons);
+    order << m_revisionTable;
+    addRow(revButtons);
+    order << m_runTable;
+    for (int i = 0; i + 1 < order.size(); ++i)
+        QWidget::setTabOrder(order[i], order[i + 1]);
 }
 
 void DocumentBrowser::setServices(DocumentStore* store, UsageLedger* ledger)
@@ -404,7 +425,7 @@ void DocumentBrowser::reloadRevisions()
         m_revisionTable->setItem(i, RevTime, item(r.createdAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")),
                                                   r.createdAt.toLocalTime().toString(Qt::ISODateWithMs)));
         m_revisionTable->setItem(i, RevSize, item(humanSize(r.size), tr("%n byte(s)", nullptr, static_cast<int>(std::min<qint64>(r.size, INT_MAX)))));
-        m_revisionTable->setItem(i, RevSha, item(r.sha256.left(10), r.sha256));
+        m_revisionTable->setItem(i, RevSha, item(r.id.left(8), tr("Revision %1\nContent SHA-256 %2").arg(r.id, r.sha256)));
         const bool head = doc && doc->headRevisionId == r.id;
         m_revisionTable->setItem(i, RevHead, item(head ? tr("head") : QString()));
     }
@@ -691,8 +712,45 @@ void DocumentBrowser::renameCurrentInteractive()
     const QString title = QInputDialog::getText(this, tr("Rename document"),
                                                 tr("Title (its extension sets the language):"),
                                                 QLineEdit::Normal, doc->title, &ok);
-    if (ok && title != doc->title)
-        renameDocument(doc->id, title);
+    if (!ok || title == doc->title)
+        return;
+    const QString chosen = titleForRename(doc->title, title);
+    if (chosen != doc->title)
+        renameDocument(doc->id, chosen);
+}
+
+QString DocumentBrowser::titleForRename(const QString& oldTitle, const QString& newTitle)
+{
+    // The extension is the language (runs, highlighting): a rename that changes it says so.
+    const auto from = languageFromTitle(oldTitle);
+    const auto to = languageFromTitle(newTitle);
+    if (!from || !to || *from == *to)
+        return newTitle;
+    LanguageChoice choice = LanguageChoice::Cancel;
+    if (m_languagePrompt) {
+        choice = m_languagePrompt(*from, *to);
+    } else {
+        QMessageBox box(QMessageBox::Question, tr("Rename document"),
+                        tr("“%1” names a %2 file: the document would become %2 (its tabs and runs).")
+                            .arg(newTitle, *to == Language::Python ? tr("Python") : tr("JavaScript")),
+                        QMessageBox::NoButton, this);
+        QPushButton* change = box.addButton(tr("Make it %1").arg(*to == Language::Python ? tr("Python") : tr("JavaScript")),
+                                            QMessageBox::AcceptRole);
+        QPushButton* keep = box.addButton(tr("Keep %1 (%2)").arg(*from == Language::Python ? tr("Python") : tr("JavaScript"),
+                                                                 titleWithLanguage(newTitle, *from)),
+                                          QMessageBox::ActionRole);
+        box.addButton(QMessageBox::Cancel);
+        box.exec();
+        choice = box.clickedButton() == change ? LanguageChoice::Change
+                 : box.clickedButton() == keep ? LanguageChoice::Keep
+                                               : LanguageChoice::Cancel;
+    }
+    switch (choice) {
+    case LanguageChoice::Change: return newTitle;
+    case LanguageChoice::Keep: return titleWithLanguage(newTitle, *from);
+    case LanguageChoice::Cancel: break;
+    }
+    return oldTitle; // renameDocument is not called with the same title: see the caller
 }
 
 void DocumentBrowser::importInteractive()

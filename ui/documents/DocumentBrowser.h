@@ -1,9 +1,11 @@
 #pragma once
 
 #include "core/documents/DocumentStore.h"
+#include "core/language/Language.h"
 
 #include <QPointer>
 #include <QWidget>
+#include <functional>
 #include <optional>
 
 class QAction;
@@ -68,6 +70,14 @@ public:
     QTableWidget* runTable() const { return m_runTable; }
     QString statusText() const;
 
+    // A rename to another language's extension asks: make the document that language, keep its
+    // language (the extension put back), or cancel. Tests answer it directly.
+    enum class LanguageChoice { Change, Keep, Cancel };
+    using LanguagePrompt = std::function<LanguageChoice(Language from, Language to)>;
+    void setLanguagePrompt(LanguagePrompt prompt) { m_languagePrompt = std::move(prompt); }
+    // The title a rename from oldTitle to newTitle ends at (oldTitle: cancelled).
+    QString titleForRename(const QString& oldTitle, const QString& newTitle);
+
 public slots:
     void refresh();
     void selectDocument(const QString& documentId);
@@ -117,6 +127,7 @@ private:
     QLabel* m_revisionsLabel;
     QPushButton* m_deleteButton;
 
+    LanguagePrompt m_languagePrompt;
     QAction* m_openAction;
     QAction* m_viewAction;
     QAction* m_diffAction;

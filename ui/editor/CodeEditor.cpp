@@ -1,9 +1,12 @@
 #include "ui/editor/CodeEditor.h"
 
+#include "ui/editor/WordCompleter.h"
+
 #include <Qsci/qscilexerjavascript.h>
 #include <Qsci/qscilexerpython.h>
 #include <Qsci/qscistyle.h>
 #include <QApplication>
+#include <climits>
 #include <QEvent>
 #include <QFontDatabase>
 #include <QKeyEvent>
@@ -18,6 +21,8 @@ constexpr int kErrorLineMarker = 2;  // tinted background of the failing line
 constexpr int kCellHeaderMarker = 3; // tinted band on a `# %%` line
 constexpr int kCellRuleMarker = 4;   // rule drawn under the line before a separator
 constexpr int kErrorAnnotationStyle = 200;
+
+bool isNameChar(QChar c) { return c.isLetterOrNumber() || c == QLatin1Char('_') || c == QLatin1Char('$'); }
 
 bool isDark(const QPalette& palette)
 {
@@ -226,13 +231,108 @@ bool CodeEditor::event(QEvent* event)
         const auto* key = static_cast<QKeyEvent*>(event);
         const auto mods = key->modifiers() & (Qt::ControlModifier | Qt::ShiftModifier | Qt::AltModifier);
         const bool enter = key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter;
+        // Also the window's Ctrl+Tab (next tab) and Ctrl+/ (comment), which Scintilla would
+        // take as word-part moves.
+        const bool ctrlTab = (key->key() == Qt::Key_Tab || key->key() == Qt::Key_Backtab)
+                             && (mods & Qt::ControlModifier);
         if ((enter && (mods == Qt::ControlModifier || mods == Qt::ShiftModifier))
-            || (key->key() == Qt::Key_Period && mods == Qt::ControlModifier)) {
+            || (key->key() == Qt::Key_Period && mods == Qt::ControlModifier) || ctrlTab
+            || (key->key() == Qt::Key_Slash && mods == Qt::ControlModifier)) {
             event->ignore();
             return true;
         }
     }
     return QsciScintilla::event(event);
+}
+
+void CodeEditor::keyPressEvent(QKeyEvent* event)
+{
+    const auto mods = event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier);
+    if (m_tabLeaves && mods == Qt::NoModifier
+        && (event->key() == Qt::Key_Tab || event->key() == Qt::Key_Backtab)) {
+        m_tabLeaves = false;
+        const bool forward = event->key() == Qt::Key_Tab && !(event->modifiers() & Qt::ShiftModifier);
+        // QScintilla keeps Tab for itself; QWidget's own focus chain moves on.
+        QWidget::focusNextPrevChild(forward);
+        return;
+    }
+    if (event->key() == Qt::Key_Space && mods == Qt::ControlModifier) {
+        showCompletions(true); // also the window's Complete action, when there is a window
+        return;
+    }
+    if (event->key() == Qt::Key_Escape && mods == Qt::NoModifier && !isListActive() && !isCallTipActive()) {
+        m_tabLeaves = true;
+        QsciScintilla::keyPressEvent(event);
+        return;
+    }
+    if (event->key() != Qt::Key_Shift)
+        m_tabLeaves = false;
+    QsciScintilla::keyPressEvent(event);
+}
+
+void CodeEditor::focusOutEvent(QFocusEvent* event)
+{
+    m_tabLeaves = false;
+    QsciScintilla::focusOutEvent(event);
+}
+
+void CodeEditor::toggleComment()
+{
+    if (isReadOnly())
+        return;
+    const QString marker = m_language == Language::Python ? QStringLiteral("#") : QStringLiteral("//");
+    int fromLine = 0, fromIndex = 0, toLine = 0, toIndex = 0;
+    const bool hadSelection = hasSelectedText();
+    if (hadSelection) {
+        getSelection(&fromLine, &fromIndex, &toLine, &toIndex);
+        if (toIndex == 0 && toLine > fromLine)
+            --toLine; // a selection ending at a line's start does not take that line
+    } else {
+        getCursorPosition(&fromLine, &fromIndex);
+        toLine = fromLine;
+    }
+    auto lineText = [this](int line) {
+        QString t = text(line);
+        while (t.endsWith(QLatin1Char('\n')) || t.endsWith(QLatin1Char('\r')))
+            t.chop(1);
+        return t;
+    };
+    bool allCommented = true, anyText = false;
+    int column = INT_MAX; // the comment marks go in one column: the least indented line's
+    for (int line = fromLine; line <= toLine; ++line) {
+        const QString t = lineText(line);
+        if (t.trimmed().isEmpty())
+            continue;
+        anyText = true;
+        column = std::min(column, int(indentation(line)));
+        if (!t.trimmed().startsWith(marker))
+            allCommented = false;
+    }
+    if (!anyText)
+        return;
+    beginUndoAction();
+    for (int line = fromLine; line <= toLine; ++line) {
+        const QString t = lineText(line);
+        if (t.trimmed().isEmpty())
+            continue;
+        if (allCommented) {
+            const int at = int(t.indexOf(marker));
+            int length = int(marker.size());
+            if (at + length < t.size() && t.at(at + length) == QLatin1Char(' '))
+                ++length;
+            setSelection(line, at, line, at + length);
+            removeSelectedText();
+        } else {
+            // Columns are characters here: indentation is spaces (tabs are not used).
+            insertAt(marker + QLatin1Char(' '), line, column);
+        }
+    }
+    endUndoAction();
+    // The whole lines stay selected, so that Ctrl+/ again undoes it.
+    if (hadSelection)
+        setSelection(fromLine, 0, toLine, int(lineText(toLine).size()));
+    else
+        setCursorPosition(fromLine, std::max(0, fromIndex + (allCommented ? -int(marker.size()) - 1 : int(marker.size()) + 1)));
 }
 
 void CodeEditor::updateMarginWidth()
@@ -338,8 +438,51 @@ void CodeEditor::goToLine(int line)
     setFocus();
 }
 
+void CodeEditor::showCompletions(bool explicitRequest)
+{
+    int line = 0, index = 0;
+    getCursorPosition(&line, &index);
+    const QString before = text(line).left(index);
+    int start = int(before.size());
+    while (start > 0 && isNameChar(before.at(start - 1)))
+        --start;
+    const QString prefix = before.mid(start);
+    QString qualifier;
+    if (start > 0 && before.at(start - 1) == QLatin1Char('.')) {
+        int q = start - 1;
+        while (q > 0 && isNameChar(before.at(q - 1)))
+            --q;
+        qualifier = before.mid(q, start - 1 - q);
+    }
+    if (!explicitRequest && qualifier.isEmpty() && prefix.size() < 3)
+        return;
+    QStringList list = m_completionSource ? m_completionSource(this->text(), line, index) : QStringList();
+    if (list.isEmpty())
+        list = WordCompleter::candidates(this->text(), m_language, prefix, qualifier);
+    m_lastCompletions = list;
+    if (list.isEmpty())
+        return;
+    // Scintilla's own list: it narrows as typing goes on and replaces the typed prefix with the
+    // choice (a user list would not know the prefix).
+    SendScintilla(SCI_AUTOCSETIGNORECASE, true);
+    SendScintilla(SCI_AUTOCSETORDER, 1 /* SC_ORDER_PERFORMSORT */);
+    SendScintilla(SCI_AUTOCSETAUTOHIDE, true);
+    const char separator = char(SendScintilla(SCI_AUTOCGETSEPARATOR));
+    const QByteArray items = list.join(QLatin1Char(separator)).toUtf8();
+    SendScintilla(SCI_AUTOCSHOW, static_cast<unsigned long>(prefix.toUtf8().size()), items.constData());
+}
+
 void CodeEditor::onCharAdded(int ch)
 {
+    // As you type: after a dot, or once a name has three letters (not in a comment line).
+    if (!isListActive() && (ch == '.' || isNameChar(QChar(ch)))) {
+        int line = 0, index = 0;
+        getCursorPosition(&line, &index);
+        const QString trimmed = text(line).trimmed();
+        const bool comment = trimmed.startsWith(m_language == Language::Python ? QStringLiteral("#") : QStringLiteral("//"));
+        if (!comment && !(ch == '.' && index >= 2 && text(line).at(index - 2).isDigit()))
+            showCompletions(false);
+    }
     // QScintilla keeps the previous line's indentation; Python also indents after a colon.
     if (ch != '\n' || m_language != Language::Python)
         return;

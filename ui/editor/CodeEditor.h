@@ -4,6 +4,7 @@
 
 #include <Qsci/qsciscintilla.h>
 #include <QTimer>
+#include <functional>
 
 class QsciLexer;
 
@@ -46,9 +47,27 @@ public:
     // Re-scans the text for cell separators now (normally done shortly after each edit).
     void updateCellSeparators();
 
+    // Ctrl+/: comments the selected lines (or the cursor's line) out with the language's line
+    // comment, or back in when every non-blank one is commented already.
+    void toggleComment();
+    // Tab indents, as an editor's Tab must; Escape then Tab (or Shift+Tab) moves the focus out
+    // instead, like JupyterLab's command mode, so that the keyboard is never trapped here.
+    bool tabLeavesEditor() const { return m_tabLeaves; }
+
+    // Completion (Ctrl+Space, and as you type: after a dot, or three letters of a name). The
+    // candidates come from the completion source when there is one (a language service, a live
+    // session), else from WordCompleter. explicitRequest: also for a shorter prefix.
+    void showCompletions(bool explicitRequest = true);
+    // What offers the candidates for the text before the cursor; empty: the word completer.
+    using CompletionSource = std::function<QStringList(const QString& text, int line, int column)>;
+    void setCompletionSource(CompletionSource source) { m_completionSource = std::move(source); }
+    QStringList lastCompletions() const { return m_lastCompletions; }
+
 protected:
     void changeEvent(QEvent* event) override;
     bool event(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
 
 private:
     void applyColours();
@@ -61,6 +80,9 @@ private:
     QList<int> m_separators;
     int m_errorLine = 0;
     bool m_applyingColours = false;
+    bool m_tabLeaves = false; // Escape was pressed: the next Tab moves the focus on
+    CompletionSource m_completionSource;
+    QStringList m_lastCompletions;
 };
 
 } // namespace sandpad

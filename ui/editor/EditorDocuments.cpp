@@ -10,6 +10,7 @@
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QPointer>
+#include <QPushButton>
 
 namespace sandpad {
 
@@ -27,9 +28,12 @@ EditorDocuments::EditorDocuments(EditorTabs* tabs, DocumentStore* documents, con
     connect(m_tabs, &EditorTabs::pageAdded, this, &EditorDocuments::watchPage);
     connect(m_tabs, &EditorTabs::tabCloseRequested, this, &EditorDocuments::closeTab);
     m_prompt = [this](EditorPage* page) {
-        return QMessageBox::question(m_window, tr("Unsaved changes"),
-                                     tr("%1 has unsaved changes. Save them?").arg(page->title()),
-                                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+        QMessageBox box(QMessageBox::Question, tr("Unsaved changes"),
+                        tr("%1 has unsaved changes. Save them?").arg(page->title()),
+                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_window);
+        if (m_closingAll > 1) // quitting with several modified tabs: one answer for the rest
+            box.addButton(QMessageBox::NoToAll)->setText(tr("Discard All"));
+        return QMessageBox::StandardButton(box.exec());
     };
 }
 
@@ -132,6 +136,22 @@ EditorPage* EditorDocuments::openRevisionReadOnly(const QString& documentId, con
 
 bool EditorDocuments::saveToDocument(EditorPage* page)
 {
+    const auto doc = m_documents ? m_documents->document(page->documentId()) : std::nullopt;
+    if (doc && doc->headRevisionId != page->baseRevisionId()) {
+        // The head moved since this text was opened (a restore, another save): ask.
+        const QMessageBox::StandardButton answer =
+            m_stalePrompt ? m_stalePrompt(page)
+                          : QMessageBox::question(
+                                m_window, tr("Save"),
+                                tr("%1 has a newer revision than the one this tab was opened at (a revision "
+                                   "was restored?).\n\nSave your text as a new revision over it anyway?")
+                                    .arg(page->title()),
+                                QMessageBox::Save | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer != QMessageBox::Save) {
+            emit statusMessage(tr("Not saved: %1 has a newer revision.").arg(page->title()), 8000);
+            return false;
+        }
+    }
     const auto revision = m_documents ? m_documents->save(page->documentId(), page->editor()->text()) : std::nullopt;
     if (!revision) {
         // The text stays in the editor (and in the recovery journal) until a save succeeds.
@@ -154,8 +174,10 @@ bool EditorDocuments::saveCurrentAsDocument(const QString& rawTitle)
     QString title = rawTitle.trimmed();
     if (!page || !m_documents || title.isEmpty())
         return false;
-    if (!languageFromTitle(title)) // no (known) extension: the tab's language gives one
-        title += page->language() == Language::JavaScript ? QStringLiteral(".js") : QStringLiteral(".py");
+    // No (known) extension: the tab's language gives one (not the no-extension default, Python,
+    // which stored an untitled JavaScript tab as Python).
+    if (!languageOfExtension(title))
+        title = titleWithLanguage(title, page->language());
     const auto doc = m_documents->create(title, page->editor()->text());
     if (!doc) {
         emit statusMessage(tr("Save failed: %1").arg(m_documents->lastError()), 10000);
@@ -202,14 +224,34 @@ void EditorDocuments::applyDocumentTitles()
         if (!page || page->documentId().isEmpty())
             continue;
         const auto doc = m_documents->document(page->documentId());
-        if (!doc || doc->title == page->title())
+        if (!doc)
             continue;
         EditorSource source = page->source();
-        if (auto* d = std::get_if<DocumentSource>(&source))
-            d->title = doc->title;
-        else if (auto* r = std::get_if<RevisionSource>(&source))
-            r->title = doc->title;
-        page->setSource(std::move(source));
+        bool changed = false;
+        if (doc->title != page->title()) {
+            if (auto* d = std::get_if<DocumentSource>(&source))
+                d->title = doc->title;
+            else if (auto* r = std::get_if<RevisionSource>(&source))
+                r->title = doc->title;
+            changed = true;
+        }
+        // A new head made elsewhere (a revision restored in the dock): an unmodified tab shows
+        // it at once; a modified one keeps its text and Save asks (saveToDocument), so that the
+        // next Ctrl+S never silently writes the stale text over the restore.
+        auto* d = std::get_if<DocumentSource>(&source);
+        bool reloaded = false;
+        if (d && d->headRevisionId != doc->headRevisionId && !page->isModified()) {
+            if (const auto head = m_documents->revision(doc->headRevisionId)) {
+                d->headRevisionId = head->id;
+                page->editor()->setText(head->content);
+                reloaded = changed = true;
+                emit statusMessage(tr("%1 now shows revision %2").arg(doc->title, head->id.left(8)), 5000);
+            }
+        }
+        if (changed)
+            page->setSource(std::move(source));
+        if (reloaded)
+            page->setModified(false);
     }
 }
 
@@ -217,7 +259,22 @@ void EditorDocuments::applyDocumentTitles()
 
 void EditorDocuments::openExample(const Example& example)
 {
+    // An example already open in an untitled tab is gone back to (its edits kept), not opened
+    // again: trying the examples one after another does not pile up tabs.
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        EditorPage* page = m_tabs->page(i);
+        const auto* untitled = page ? std::get_if<UntitledSource>(&page->source()) : nullptr;
+        if (untitled && untitled->name == example.fileName) {
+            m_tabs->setCurrentIndex(i);
+            return;
+        }
+    }
     EditorPage* blank = blankCurrentPage();
+    // The current tab is another example, untouched: the new one takes its place.
+    if (EditorPage* current = m_tabs->currentPage(); !blank && current && !current->isModified())
+        if (const auto* untitled = std::get_if<UntitledSource>(&current->source());
+            untitled && ExampleLibrary::find(untitled->name))
+            blank = current;
     EditorPage* page = m_tabs->newTab(example.language, example.code(), example.fileName);
     page->setModified(false);
     closeBlank(blank);
@@ -242,6 +299,8 @@ bool EditorDocuments::confirmDiscard(EditorPage* page)
     const QMessageBox::StandardButton answer = m_prompt(page);
     if (answer == QMessageBox::Cancel)
         return false;
+    if (answer == QMessageBox::NoToAll)
+        m_discardAll = true;
     if (answer == QMessageBox::Save)
         return saveCurrent(false);
     return true;
@@ -282,10 +341,21 @@ void EditorDocuments::closeBlank(EditorPage* blank)
 
 bool EditorDocuments::confirmCloseAll()
 {
+    m_closingAll = 0;
     for (int i = 0; i < m_tabs->count(); ++i)
-        if (!confirmDiscard(m_tabs->page(i)))
-            return false;
-    return true;
+        if (m_tabs->page(i) && m_tabs->page(i)->isModified())
+            ++m_closingAll;
+    m_discardAll = false;
+    bool ok = true;
+    for (int i = 0; i < m_tabs->count() && ok && !m_discardAll; ++i) {
+        EditorPage* page = m_tabs->page(i);
+        if (!page || !page->isModified())
+            continue;
+        ok = confirmDiscard(page);
+        --m_closingAll;
+    }
+    m_closingAll = 0;
+    return ok;
 }
 
 void EditorDocuments::forgetJournal()

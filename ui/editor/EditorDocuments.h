@@ -42,7 +42,8 @@ public:
     // Stores the current tab as a new document titled `title` (the extension gives the language).
     bool saveCurrentAsDocument(const QString& title);
     void saveAsDocumentInteractive();
-    // Documents were renamed (or otherwise changed) in the store: their open tabs follow.
+    // Documents were renamed, or got a new head (a restore), in the store: their open tabs follow
+    // (an unmodified tab shows the new head; a modified one keeps its text, and Save asks).
     void applyDocumentTitles();
 
     void openExample(const Example& example);
@@ -52,6 +53,7 @@ public:
     void closeCurrentTab();
     void closeTab(int index);
     // Before the window closes: asks about every modified tab; false when one was cancelled.
+    // With several, the question also offers Discard All (NoToAll): the rest are not asked.
     bool confirmCloseAll();
     // The window closed after confirmCloseAll(): every tab was saved or discarded on purpose,
     // so nothing is left to recover.
@@ -61,6 +63,9 @@ public:
     // What asks about a modified tab; the default is a message box. Tests answer it directly.
     using DiscardPrompt = std::function<QMessageBox::StandardButton(EditorPage* page)>;
     void setDiscardPrompt(DiscardPrompt prompt) { m_prompt = std::move(prompt); }
+    // What asks before a document tab's text is saved over a newer head (Save or Cancel).
+    using StalePrompt = std::function<QMessageBox::StandardButton(EditorPage* page)>;
+    void setStalePrompt(StalePrompt prompt) { m_stalePrompt = std::move(prompt); }
 
     // Recovery: shows the dialog when the journal holds text a crash left (call once at start),
     // or restores every entry without asking (restoreAll, for tests and --restore-all).
@@ -85,6 +90,9 @@ private:
     QWidget* m_window;
     RecoveryJournal* m_journal = nullptr;
     DiscardPrompt m_prompt;
+    StalePrompt m_stalePrompt;
+    int m_closingAll = 0;      // modified tabs still to ask about while quitting
+    bool m_discardAll = false; // Discard All was chosen
 };
 
 } // namespace sandpad

@@ -1,6 +1,7 @@
 #include "ui/editor/EditorPage.h"
 
 #include "ui/editor/CodeEditor.h"
+#include "ui/editor/LanguageBox.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -12,13 +13,13 @@
 namespace sandpad {
 
 EditorPage::EditorPage(const QString& untitledName, QWidget* parent)
-    : QWidget(parent), m_editor(new CodeEditor(this)), m_language(new QComboBox(this)),
+    : QWidget(parent), m_editor(new CodeEditor(this)), m_language(new LanguageBox(this)),
       m_path(new QLabel(this)), m_source(UntitledSource{untitledName}),
       m_tabId(QUuid::createUuid().toString(QUuid::WithoutBraces))
 {
     m_language->addItem(tr("Python"), languageName(Language::Python));
     m_language->addItem(tr("JavaScript"), languageName(Language::JavaScript));
-    m_language->setAccessibleName(tr("Language"));
+    m_language->setAccessibleName(tr("Language of this tab"));
     m_language->setToolTip(tr("Language of this tab"));
     m_path->setAccessibleName(tr("File"));
     m_path->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -81,10 +81,12 @@ RecoveryDialog::RecoveryDialog(RecoveryJournal& journal, const QList<RecoveryEnt
     later->setToolTip(tr("Keep every file for the next start"));
     connect(buttons, &QDialogButtonBox::accepted, this, &RecoveryDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &RecoveryDialog::reject);
+    restoreAll->setAccessibleName(tr("Restore every readable tab and close"));
     connect(restoreAll, &QPushButton::clicked, this, [this] {
         for (int i = 0; i < count(); ++i)
             if (m_entries[i].isValid())
                 setDecision(i, Decision::Restore);
+        accept(); // said and done: nothing is left to choose
     });
 
     auto* layout = new QVBoxLayout(this);

@@ -39,11 +39,18 @@ void ProviderCheck::start(const QString& provider, std::function<ValidationRepor
     thread->start();
 }
 
+bool ProviderCheck::isOptional(const ValidationItem& item)
+{
+    // yfinance is not in Debian: a snippet that wants it installs it (`!pip install yfinance`).
+    // Its absence is worth a line in the tooltip, not a permanent amber status.
+    return item.name == QLatin1String("package yfinance");
+}
+
 void ProviderCheck::show(const ValidationReport& report)
 {
     bool warnings = false;
     for (const ValidationItem& item : report.items)
-        warnings = warnings || item.level == ValidationItem::Level::Warning;
+        warnings = warnings || (item.level == ValidationItem::Level::Warning && !isOptional(item));
     m_status->setValidation(!report.usable() ? RunStatusBar::Validation::Invalid
                             : warnings       ? RunStatusBar::Validation::Warning
                                              : RunStatusBar::Validation::Valid,

@@ -24,11 +24,15 @@ public:
     // Without a validator the status says so at once.
     void start(const QString& provider, std::function<ValidationReport()> validate);
 
+    // Shows a report in the status bar (start() does, on the GUI thread). A warning about an
+    // optional package only (isOptional) leaves the status valid; the tooltip still names it.
+    void show(const ValidationReport& report);
+    static bool isOptional(const ValidationItem& item);
+
 signals:
     void checked(const sandpad::ValidationReport& report);
 
 private:
-    void show(const ValidationReport& report);
     RunStatusBar* m_status;
     // QThreads: a validation runs sandboxes, whose deadline and memory watchdog are Qt timers.
     std::vector<std::unique_ptr<QThread>> m_threads;

@@ -1,7 +1,9 @@
 #include "ui/statusbar/RunStatusBar.h"
 
 #include "core/accounting/Money.h"
+#include "ui/console/ElapsedTime.h"
 
+#include <QEvent>
 #include <QLabel>
 #include <QRegularExpression>
 
@@ -70,6 +72,13 @@ void RunStatusBar::updateProvider()
     m_provider->setToolTip(m_validationDetail);
 }
 
+void RunStatusBar::changeEvent(QEvent* event)
+{
+    QStatusBar::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        updateProvider();
+}
+
 void RunStatusBar::setLastRunCost(qint64 micros) { m_lastCost->setText(tr("Last run: %1").arg(formatMoney(micros))); }
 
 void RunStatusBar::setSessionTotal(qint64 micros) { m_total->setText(tr("Session: %1").arg(formatMoney(micros))); }
@@ -81,7 +90,32 @@ void RunStatusBar::setCreditsBalance(std::optional<qint64> micros)
         m_credits->setText(tr("Credits: %1").arg(formatMoney(*micros)));
 }
 
-void RunStatusBar::setRunning(bool running) { m_run->setText(running ? tr("Running…") : tr("Ready")); }
+void RunStatusBar::setRunning(bool running)
+{
+    m_running = running;
+    m_run->setText(running ? tr("Running…") : tr("Ready"));
+}
+
+QString RunStatusBar::runModeName(RunMode mode)
+{
+    switch (mode) {
+    case RunMode::Fresh: return tr("fresh sandbox");
+    case RunMode::Pooled: return tr("pre-started sandbox");
+    case RunMode::Session: return tr("session");
+    }
+    return {};
+}
+
+void RunStatusBar::setRunProgress(const QString& provider, RunMode mode, qint64 elapsedMs, qint64 costSoFarMicros)
+{
+    if (!m_running)
+        return;
+    m_run->setText(tr("Running %1 · %2 · %3 · session so far %4")
+                       .arg(formatElapsed(elapsedMs), provider.isEmpty() ? tr("no provider") : provider,
+                            runModeName(mode), formatMoney(costSoFarMicros)));
+}
+
+QString RunStatusBar::runText() const { return m_run->text(); }
 
 QString RunStatusBar::providerText() const
 {

@@ -1,0 +1,132 @@
+// "Did it run?" (issue 16, live feedback): the running entry stays in view while it streams,
+// like a terminal (unless the user scrolled away), its header and the status bar tick with the
+// elapsed time, and the status bar names the provider, the kind of sandbox and the cost so far.
+#include "TestRecords.h"
+
+#include "ui/console/ElapsedTime.h"
+#include "ui/console/OutputView.h"
+#include "ui/console/RunEntry.h"
+#include "ui/console/RunNotebook.h"
+#include "ui/statusbar/RunStatusBar.h"
+
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTest>
+
+using namespace sandpad;
+
+namespace {
+
+QScrollArea* scrollOf(RunNotebook& notebook) { return notebook.findChild<QScrollArea*>(); }
+
+// The entry's bottom edge is inside the notebook's viewport.
+bool bottomInView(RunNotebook& notebook, RunEntry* entry)
+{
+    QWidget* viewport = scrollOf(notebook)->viewport();
+    const QPoint bottom = entry->mapTo(viewport, QPoint(0, entry->height() - 1));
+    return bottom.y() >= 0 && bottom.y() < viewport->height();
+}
+
+// Puts pending output into the view and lets the layout and the scroll area settle.
+void settle(RunEntry* entry)
+{
+    entry->outputView()->flush();
+    for (int i = 0; i < 5; ++i)
+        QCoreApplication::processEvents();
+}
+
+} // namespace
+
+class TestLiveFeedback : public QObject {
+    Q_OBJECT
+
+private slots:
+    void runningEntryIsFollowedWhileItStreams()
+    {
+        RunNotebook notebook;
+        notebook.resize(520, 360);
+        notebook.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&notebook));
+        for (int i = 0; i < 6; ++i) { // earlier runs fill more than the view
+            ExecutionResult r = runResult(QStringLiteral("old%1").arg(i), QStringLiteral("old"), QStringLiteral("success"));
+            r.stdoutText = QStringLiteral("line\n").repeated(8);
+            notebook.addFinished(new Run(r));
+        }
+        settle(notebook.entries().last());
+        Run* run = runningRun(QStringLiteral("loop"));
+        RunEntry* entry = notebook.addRunning(run);
+        QTRY_VERIFY(bottomInView(notebook, entry));
+        // Output streams out a line at a time: each one grows the entry, the view follows.
+        for (int i = 0; i < 12; ++i) {
+            entry->appendOutput(OutputStream::Stdout, QStringLiteral("tick %1\n").arg(i));
+            settle(entry);
+            QVERIFY2(bottomInView(notebook, entry), qPrintable(QStringLiteral("after line %1").arg(i)));
+        }
+        QVERIFY(notebook.isFollowing());
+
+        // The user scrolls up to read an older run: the view stays there.
+        QScrollBar* bar = scrollOf(notebook)->verticalScrollBar();
+        bar->setValue(0);
+        QVERIFY(!notebook.isFollowing());
+        for (int i = 0; i < 6; ++i) {
+            entry->appendOutput(OutputStream::Stdout, QStringLiteral("more %1\n").arg(i));
+            settle(entry);
+        }
+        QCOMPARE(bar->value(), 0);
+        // Back at the end: followed again.
+        bar->setValue(bar->maximum());
+        QVERIFY(notebook.isFollowing());
+        entry->appendOutput(OutputStream::Stdout, QStringLiteral("last\n"));
+        settle(entry);
+        QVERIFY(bottomInView(notebook, entry));
+
+        // A new run the user starts is gone to, even from far up.
+        bar->setValue(0);
+        ExecutionResult done = runResult(QStringLiteral("run-1"), QStringLiteral("loop"), QStringLiteral("success"));
+        run->deliverResult(done);
+        Run* next = runningRun(QStringLiteral("next"), {}, QStringLiteral("run-2"));
+        RunEntry* second = notebook.addRunning(next);
+        QTRY_VERIFY(bottomInView(notebook, second));
+        next->deliverResult(runResult(QStringLiteral("run-2"), QStringLiteral("next"), QStringLiteral("success")));
+    }
+
+    void headerShowsTheElapsedTimeWhileRunning()
+    {
+        RunNotebook notebook;
+        Run* run = runningRun(QStringLiteral("slow"));
+        RunEntry* entry = notebook.addRunning(run);
+        QVERIFY2(entry->headerText().contains(QStringLiteral("running… 0:0")), qPrintable(entry->headerText()));
+        QVERIFY(entry->elapsedMs() >= 0);
+        run->deliverResult(runResult(QStringLiteral("run-1"), QStringLiteral("slow"), QStringLiteral("success")));
+        QVERIFY(!entry->headerText().contains(QStringLiteral("running")));
+        QCOMPARE(entry->elapsedMs(), qint64(1234));
+    }
+
+    void elapsedIsAClock()
+    {
+        QCOMPARE(formatElapsed(0), QStringLiteral("0:00"));
+        QCOMPARE(formatElapsed(7'900), QStringLiteral("0:07"));
+        QCOMPARE(formatElapsed(754'000), QStringLiteral("12:34"));
+        QCOMPARE(formatElapsed(3'723'000), QStringLiteral("1:02:03"));
+        QCOMPARE(formatElapsed(-5), QStringLiteral("0:00"));
+    }
+
+    void statusBarNamesProviderModeAndCostWhileRunning()
+    {
+        RunStatusBar bar;
+        bar.setRunProgress(QStringLiteral("local"), RunStatusBar::RunMode::Fresh, 3000, 50000);
+        QCOMPARE(bar.runText(), QStringLiteral("Ready")); // not running: nothing to show
+        bar.setRunning(true);
+        bar.setRunProgress(QStringLiteral("local"), RunStatusBar::RunMode::Fresh, 3000, 50000);
+        QCOMPARE(bar.runText(), QStringLiteral("Running 0:03 · local · fresh sandbox · session so far $0.05"));
+        bar.setRunProgress(QStringLiteral("local"), RunStatusBar::RunMode::Pooled, 61000, 0);
+        QVERIFY(bar.runText().contains(QStringLiteral("pre-started sandbox")));
+        bar.setRunProgress(QStringLiteral("daytona"), RunStatusBar::RunMode::Session, 0, 0);
+        QVERIFY(bar.runText().contains(QStringLiteral("daytona · session")));
+        bar.setRunning(false);
+        QCOMPARE(bar.runText(), QStringLiteral("Ready"));
+    }
+};
+
+QTEST_MAIN(TestLiveFeedback)
+#include "test_live_feedback.moc"

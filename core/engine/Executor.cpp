@@ -5,6 +5,7 @@
 #include "core/documents/DocumentStore.h"
 #include "core/engine/OutputCap.h"
 #include "core/engine/ResultCollector.h"
+#include "core/engine/SessionLease.h"
 #include "core/run/Run.h"
 #include "core/runtime/PipDirectives.h"
 #include "core/runtime/RuntimeProgram.h"
@@ -93,7 +94,7 @@ QString Executor::providerName() const
     return m_provider ? m_provider->name() : QStringLiteral("none");
 }
 
-Run* Executor::start(const ExecutionRequest& request, RunOrigin origin)
+Run* Executor::start(const ExecutionRequest& request, RunOrigin origin, std::shared_ptr<SessionLease> lease)
 {
     if (const auto* adHoc = std::get_if<AdHocSource>(&request.source)) {
         if (origin.title.isEmpty())
@@ -114,9 +115,9 @@ Run* Executor::start(const ExecutionRequest& request, RunOrigin origin)
     auto provider = m_provider;
     const ExecutorConfig config = m_config;
     const QDateTime startedAt = run->startedAt();
-    QThread* thread = QThread::create([this, request, run, provider, config, startedAt] {
+    QThread* thread = QThread::create([this, request, run, provider, config, startedAt, lease] {
         run->setRunning();
-        ExecutionResult result = execute(request, *run, provider, config);
+        ExecutionResult result = execute(request, *run, provider, config, lease.get());
         result.startedAt = startedAt;
         Database::releaseThreadConnections(); // before the caller can see the result and exit
         run->deliverResult(result);
@@ -156,7 +157,8 @@ void Executor::waitForAll()
 }
 
 ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
-                                  std::shared_ptr<SandboxProvider> provider, const ExecutorConfig& config)
+                                  std::shared_ptr<SandboxProvider> provider, const ExecutorConfig& config,
+                                  SessionLease* lease)
 {
     QElapsedTimer clock;
     clock.start();
@@ -227,17 +229,31 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
     Deadline deadline(std::min(request.deadlineSeconds, config.deadlineSeconds));
     deadline.start();
 
-    // --- 2. A fresh sandbox.
+    // --- 2. A fresh sandbox, or the notebook session's.
     SandboxOptions options = config.sandbox;
     options.language = result.language;
     options.deadlineSeconds = deadline.seconds();
     // `!pip install` runs need a fresh interpreter: never a pre-started one.
     options.coldOnly = result.language == Language::Python &&
                        !PipDirectives::parse(result.code).packagesToInstall().isEmpty();
-    std::unique_ptr<Sandbox> sandbox;
-    if (!guarded(result, QStringLiteral("could not create a sandbox"),
-                 [&] { sandbox = provider->create(options, control); })) {
-        return finish();
+    std::unique_ptr<Sandbox> fresh;
+    Sandbox* sandbox = nullptr;
+    if (lease) {
+        options.coldOnly = false;
+        if (!guarded(result, QStringLiteral("could not start the session"),
+                     [&] { sandbox = &lease->acquire(options, control); })) {
+            result.cleanupConfirmed = true; // nothing of this run was started
+            QString note;
+            lease->release(CommandOutcome{}, &note);
+            return finish();
+        }
+        result.executionCount = lease->executionCount();
+    } else {
+        if (!guarded(result, QStringLiteral("could not create a sandbox"),
+                     [&] { fresh = provider->create(options, control); })) {
+            return finish();
+        }
+        sandbox = fresh.get();
     }
 
     // --- 3-5. Place the program, run it with streamed, capped output and the deadline.
@@ -308,8 +324,21 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
         }
     }
 
-    // --- 7. Destroy the sandbox and confirm it is gone.
-    const CleanupReport cleanup = sandbox->destroy();
+    // An interrupted execution costs nothing, like a cancel; what it printed and raised is kept.
+    if (lease && lease->interrupted() && (result.status == RunStatus::Success || result.status == RunStatus::Error)) {
+        result.status = RunStatus::Cancelled;
+        result.reason = QStringLiteral("interrupted (the session's state is kept)");
+    }
+
+    // --- 7. Destroy the sandbox and confirm it is gone (a session's: the execution's processes).
+    QString note;
+    const CleanupReport cleanup = lease ? lease->release(outcome, &note) : sandbox->destroy();
+    if (!note.isEmpty()) {
+        result.stderrText += (result.stderrText.isEmpty() || result.stderrText.endsWith(u'\n') ? QString() : QStringLiteral("\n")) +
+                             QStringLiteral("[%1]\n").arg(note);
+        if (result.status != RunStatus::Success && result.status != RunStatus::Error)
+            result.reason += QStringLiteral("; ") + note;
+    }
     result.cleanupConfirmed = cleanup.confirmed;
     if (!cleanup.confirmed && (result.status == RunStatus::Success || result.status == RunStatus::Error)) {
         result.status = RunStatus::InfrastructureError;

@@ -30,6 +30,16 @@ QByteArray RuntimeProgram::wrapperSource(Language language)
     return file.readAll();
 }
 
+QByteArray RuntimeProgram::sessionSource(Language language)
+{
+    initRuntimeResources();
+    QFile file(language == Language::Python ? QStringLiteral(":/sandpad/runtime/session.py")
+                                            : QStringLiteral(":/sandpad/runtime/session.mjs"));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll();
+}
+
 RuntimeProgram RuntimeProgram::build(const Input& input)
 {
     RuntimeProgram program;

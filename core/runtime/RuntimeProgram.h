@@ -38,6 +38,9 @@ struct RuntimeProgram {
 
     // The wrapper source compiled into the binary (":/sandpad/runtime/wrapper.py" / ".mjs").
     static QByteArray wrapperSource(Language language);
+    // The notebook session's runtime (":/sandpad/runtime/session.py" / ".mjs"), which a
+    // pre-started wrapper loads when it is sent the job `--session`.
+    static QByteArray sessionSource(Language language);
 };
 
 } // namespace sandpad

@@ -1,7 +1,9 @@
 #pragma once
 
+#include "core/sandbox/ProviderError.h"
 #include "core/sandbox/Sandbox.h"
 #include "core/sandbox/SandboxOptions.h"
+#include "core/sandbox/SessionSandbox.h"
 #include "core/sandbox/ValidationReport.h"
 
 #include <memory>
@@ -22,6 +24,16 @@ public:
     virtual ValidationReport validate() = 0;
     // A fresh sandbox for one run. Throws ProviderError.
     virtual std::unique_ptr<Sandbox> create(const SandboxOptions& options, RunControl& control) = 0;
+
+    // Notebook sessions (a long-lived interpreter in one sandbox, docs/runtime-protocol.md): a
+    // provider that has none says so, and a session then runs every cell fresh.
+    virtual bool supportsSessions() const { return false; }
+    // A started session for options.language, ready for its first execution. Throws ProviderError.
+    virtual std::unique_ptr<SessionSandbox> createSession(const SandboxOptions& /*options*/, RunControl& /*control*/)
+    {
+        throw ProviderError(ProviderError::Kind::NotConfigured,
+                            QStringLiteral("The %1 provider has no notebook sessions: it runs every cell fresh").arg(name()));
+    }
 
     // Pre-started sandboxes, for providers that keep some (the local one); no-ops otherwise.
     // The Workspace drives them as settings change. Thread-safe, non-blocking.

@@ -37,6 +37,7 @@ struct NotebookSessionState {
     SessionRunLease* lease = nullptr;
     Language currentLanguage = Language::Python;
     int interrupts = 0;
+    bool pendingInterrupt = false; // an interrupt before the next execution had the sandbox
     bool restartCurrent = false;
     int executions = 0;
     bool closed = false;
@@ -134,6 +135,12 @@ public:
         m_state->restartCurrent = false;
         m_count = ++m_state->executions;
         m_acquired = true;
+        if (m_state->pendingInterrupt) {
+            m_state->pendingInterrupt = false;
+            m_state->interrupts = 1;
+            markInterrupted();
+            sandbox->interrupt(); // held by the sandbox until the execution's code starts
+        }
         return *sandbox;
     }
 
@@ -180,6 +187,8 @@ public:
         m_state->lease = nullptr;
         m_state->restartCurrent = false;
         m_state->finishTicket(m_ticket);
+        if (m_state->serving == m_state->nextTicket)
+            m_state->pendingInterrupt = false;
         return report;
     }
 
@@ -252,8 +261,12 @@ Run* NotebookSession::execute(Language language, const QString& code, const QStr
 void NotebookSession::interrupt()
 {
     std::lock_guard lock(m_state->mutex);
-    if (!m_state->current || !m_state->lease)
+    if (!m_state->current || !m_state->lease) {
+        // Between the start of an execution and its sandbox: it is interrupted when it gets it.
+        if (m_state->serving != m_state->nextTicket)
+            m_state->pendingInterrupt = true;
         return;
+    }
     if (m_state->interrupts == 0) {
         m_state->interrupts = 1;
         m_state->lease->markInterrupted();

@@ -80,11 +80,15 @@ export async function serve(jobFd, W) {
     globalThis.require = createRequire("/sandpad/main.mjs");
     const socket = new net.Socket({ fd: jobFd, readable: true, writable: true });
     let current = null; // the execution going on: { interrupt }
+    let preparing = false; // an interrupt that comes before the evaluation starts waits for it
+    let pending = false;
     let previous = { result: MISSING, results: MISSING, chart: MISSING };
 
     process.on("SIGINT", () => {
         if (current)
             current.interrupt();
+        else if (preparing)
+            pending = true;
     });
     // Errors thrown later (timers, unawaited promises) belong to whichever execution is running;
     // between executions they are shown and the session goes on.
@@ -98,6 +102,7 @@ export async function serve(jobFd, W) {
     process.on("unhandledRejection", late);
 
     const execute = async (manifestPath) => {
+        preparing = true;
         const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"));
         const title = manifest.title || path.basename(manifest.code_path);
         emit("started", "");
@@ -111,19 +116,24 @@ export async function serve(jobFd, W) {
                 interrupt: () => resolve("interrupted"),
                 fail: (e) => resolve({ late: e }),
             };
+            if (pending)
+                resolve("interrupted");
         });
+        preparing = false;
+        pending = false;
         const describe = (e) => {
-            const d = W.describeError(e, manifest.code_path, pathToFileURL(manifest.code_path).href, title);
+            const d = W.describeError(e, sourceUrl, pathToFileURL(manifest.code_path).href, title);
             d.traceback = d.traceback.split("\n").filter((line) => {
                 const frame = line.trim();
-                return !frame.startsWith("at ") || !(frame.includes("session.mjs") || frame.includes("node:inspector")
-                    || frame === "at new Promise (<anonymous>)");
+                return !frame.startsWith("at ") || !(frame.includes("session.mjs") || frame.includes("(node:")
+                    || frame.startsWith("at node:") || frame === "at new Promise (<anonymous>)");
             }).join("\n");
             return d;
         };
         let shown;
+        const sourceUrl = title.replace(/\s/g, "_");
         const evaluation = post("Runtime.evaluate", {
-            expression: `${rewriteImports(source)}\n//# sourceURL=${title.replace(/\s/g, "_")}`,
+            expression: `${rewriteImports(source)}\n//# sourceURL=${sourceUrl}`,
             replMode: true, awaitPromise: true, objectGroup: "execution",
         });
         const outcome = await Promise.race([evaluation, stopped]);
@@ -136,7 +146,7 @@ export async function serve(jobFd, W) {
         } else if (outcome.answer.exceptionDetails) {
             const details = outcome.answer.exceptionDetails;
             const thrown = await fetch(details.exception);
-            if (thrown instanceof SyntaxError && !/:\d+:\d+\)?$/m.test(String(thrown.stack).split("\n")[1] || "")) {
+            if (thrown instanceof SyntaxError && !String(thrown.stack).includes(`${sourceUrl}:`)) {
                 // A parse error carries its place only in the details.
                 const line = details.lineNumber + 1;
                 const text = source.split("\n")[details.lineNumber] ?? "";

@@ -15,14 +15,21 @@ import types
 
 W = None  # the wrapper module, set by serve()
 
-_executing = False
 _MISSING = object()
+# Where an execution is: 0 between executions, 1 preparing it, 2 in the user's code.
+_phase = 0
+_interrupt_pending = False
 
 
 def _on_sigint(signum, frame):
-    # The host interrupts an execution with SIGINT; between executions it means nothing.
-    if _executing:
+    # The host interrupts an execution with SIGINT: in the user's code it is KeyboardInterrupt;
+    # while the execution is being prepared it waits for the code; between executions (a late one)
+    # it means nothing.
+    global _interrupt_pending
+    if _phase == 2:
         raise KeyboardInterrupt
+    if _phase == 1:
+        _interrupt_pending = True
 
 
 def _split_last_expression(source, title):
@@ -44,7 +51,8 @@ def _bound_now(namespace, before):
 
 
 def _execute(namespace, manifest_path, channel):
-    global _executing
+    global _phase, _interrupt_pending
+    _phase = 1
     with open(manifest_path, "rb") as f:
         manifest = W._json_loads(f.read().decode("utf-8"))
     code_path = manifest["code_path"]
@@ -69,8 +77,10 @@ def _execute(namespace, manifest_path, channel):
             sys.path.remove(target)
         error = W._COLD._pip_install(packages, manifest.get("pip_args") or [], target)
     if error is None:
-        _executing = True
         try:
+            _phase = 2
+            if _interrupt_pending:
+                raise KeyboardInterrupt
             body, last = _split_last_expression(source, title)
             exec(body, namespace)
             if last is not None:
@@ -84,10 +94,13 @@ def _execute(namespace, manifest_path, channel):
         except BaseException as exc:  # KeyboardInterrupt included: the execution still reports
             error = W._COLD._describe_error(exc, title, source)
         finally:
-            _executing = False
+            _phase = 0
+            _interrupt_pending = False
             if sys.modules.get("__main__") is not _MODULE:
                 sys.modules["__main__"] = _MODULE
 
+    _phase = 0
+    _interrupt_pending = False
     charts = W._COLD._save_figures(channel.emit) if W._has_figures() else []
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is not None:

@@ -145,12 +145,16 @@ CommandOutcome LocalSessionSandbox::run(const SandboxCommand& command, const Out
     {
         QMutexLocker lock(&m_signalMutex);
         m_executing = true;
+        if (m_pendingInterrupt && m_interpreterFd >= 0) // the session holds it until the code starts
+            ::syscall(SYS_pidfd_send_signal, m_interpreterFd, SIGINT, nullptr, 0);
+        m_pendingInterrupt = false;
     }
     QByteArray line;
     const bool done = process.pumpUntilJobLine(onOutput, parser, &line);
     {
         QMutexLocker lock(&m_signalMutex);
         m_executing = false;
+        m_pendingInterrupt = false;
     }
     stopper.stop();
     if (watchdog)
@@ -204,6 +208,8 @@ void LocalSessionSandbox::interrupt()
     QMutexLocker lock(&m_signalMutex);
     if (m_executing && m_interpreterFd >= 0)
         ::syscall(SYS_pidfd_send_signal, m_interpreterFd, SIGINT, nullptr, 0);
+    else
+        m_pendingInterrupt = true; // acquired, the job not sent yet
 }
 
 bool LocalSessionSandbox::isAlive()
@@ -213,6 +219,10 @@ bool LocalSessionSandbox::isAlive()
 
 CleanupReport LocalSessionSandbox::endExecution()
 {
+    {
+        QMutexLocker lock(&m_signalMutex);
+        m_pendingInterrupt = false; // a late interrupt is not the next execution's
+    }
     CleanupReport report;
     m_lastStrays = 0;
     if (!isAlive()) {

@@ -54,6 +54,7 @@ private:
     int m_interpreterPid = -1;
     int m_interpreterFd = -1;           // pidfd of the interpreter, for SIGINT
     bool m_executing = false;
+    bool m_pendingInterrupt = false;    // interrupt() before the job went out: sent with it
     bool m_dead = false;
     bool m_limitsSet = false;           // RLIMIT_AS is set once, at the first execution
     int m_executions = 0;

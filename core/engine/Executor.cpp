@@ -324,6 +324,9 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
         }
     }
 
+    if (lease && ran)
+        lease->collect(*sandbox, program.outDir);
+
     // An interrupted execution costs nothing, like a cancel; what it printed and raised is kept.
     if (lease && lease->interrupted() && (result.status == RunStatus::Success || result.status == RunStatus::Error)) {
         result.status = RunStatus::Cancelled;

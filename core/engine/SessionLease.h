@@ -23,6 +23,9 @@ public:
     // died is ended, confirmed and recorded). *note: what the user must know, e.g. that the
     // session was restarted and its state is lost.
     virtual CleanupReport release(const CommandOutcome& outcome, QString* note) = 0;
+    // After a run whose program ran (step 6): what else the session returned (the variable
+    // listing), read from the sandbox's outDir.
+    virtual void collect(Sandbox& /*sandbox*/, const QString& /*outDir*/) {}
     // The execution's number in its session (set once acquired).
     virtual int executionCount() const = 0;
     // The user interrupted this execution (it is then $0, like a cancel, and its state is kept).

@@ -5,6 +5,7 @@
 #include "core/run/ExecutionRequest.h"
 #include "core/run/Run.h"
 #include "core/sandbox/ProviderError.h"
+#include "core/sandbox/Sandbox.h"
 #include "core/sandbox/RunControl.h"
 #include "core/sandbox/SandboxProvider.h"
 #include "core/sandbox/SessionSandbox.h"
@@ -42,6 +43,7 @@ struct NotebookSessionState {
     int executions = 0;
     bool closed = false;
     QObject* owner = nullptr; // the NotebookSession while it exists: sessionEnded goes there
+    QList<SessionVariable> variables;
     UsageLedger* ledger = nullptr;
 
     void finishTicket(quint64 ticket)
@@ -66,11 +68,13 @@ struct NotebookSessionState {
         end.title = QStringLiteral("session (%1)").arg(languageName(language));
         end.why = why;
         end.cleanup = sandbox->destroy();
+        variables.clear();
         end.record(ledger);
         if (owner) {
             QObject* target = owner;
             QMetaObject::invokeMethod(target, [target, why] {
                 emit static_cast<NotebookSession*>(target)->sessionEnded(why);
+                emit static_cast<NotebookSession*>(target)->variablesChanged();
             }, Qt::QueuedConnection);
         }
     }
@@ -192,6 +196,19 @@ public:
         return report;
     }
 
+    void collect(Sandbox& sandbox, const QString& outDir) override
+    {
+        const std::optional<QByteArray> listing = sandbox.readFile(outDir + QStringLiteral("/variables.json"));
+        if (!listing)
+            return;
+        QList<SessionVariable> variables = SessionVariables::parse(*listing);
+        std::lock_guard lock(m_state->mutex);
+        m_state->variables = std::move(variables);
+        if (QObject* target = m_state->owner)
+            QMetaObject::invokeMethod(target, [target] { emit static_cast<NotebookSession*>(target)->variablesChanged(); },
+                                      Qt::QueuedConnection);
+    }
+
     int executionCount() const override { return m_count; }
     bool interrupted() const override { return m_interrupted.load(); }
     void markInterrupted() { m_interrupted = true; }
@@ -302,6 +319,12 @@ int NotebookSession::executionCount() const
 {
     std::lock_guard lock(m_state->mutex);
     return m_state->executions;
+}
+
+QList<SessionVariable> NotebookSession::variables() const
+{
+    std::lock_guard lock(m_state->mutex);
+    return m_state->variables;
 }
 
 void NotebookSession::setIdleSeconds(int seconds)

@@ -2,6 +2,7 @@
 
 #include "core/language/Language.h"
 #include "core/run/RunOrigin.h"
+#include "core/session/SessionVariables.h"
 
 #include <QObject>
 #include <QTimer>
@@ -42,6 +43,9 @@ public:
     bool isRunning() const;      // an execution started here has not finished
     int executionCount() const;  // executions sent to the current sandboxes since the last (re)start
 
+    // The user's variables after the last execution that listed them (the variable explorer).
+    QList<SessionVariable> variables() const;
+
     void setIdleSeconds(int seconds);
     int idleSeconds() const { return m_idleSeconds; }
 
@@ -50,6 +54,7 @@ signals:
     // passed"...); the next execution starts a fresh one.
     void sessionEnded(const QString& why);
     void runStarted(sandpad::Run* run);
+    void variablesChanged();
 
 private:
     void endIdle();

@@ -169,7 +169,8 @@ export async function serve(jobFd, W) {
         });
         globalThis[STASH + "m"] = MISSING;
         const now = (!bindings.error && !bindings.answer.exceptionDetails && (await fetch(bindings.answer.result))) || previous;
-        const bound = (name) => now[name] !== MISSING && now[name] !== previous[name];
+        const before = previous;
+        const bound = (name) => now[name] !== MISSING && now[name] !== before[name];
         previous = now;
         await post("Runtime.releaseObjectGroup", { objectGroup: "execution" });
         restoreOut();

@@ -121,6 +121,10 @@ def _execute(namespace, manifest_path, channel):
             result = repr(shown)
         except Exception as exc:
             result = "<repr() failed: %s: %s>" % (type(exc).__name__, exc)
+    try:
+        channel.emit("variables.json", W._dumps(_variables(namespace)).encode("utf-8"))
+    except Exception as exc:
+        sys.stderr.write("Sandpad: could not list the variables: %s: %s\n" % (type(exc).__name__, exc))
     W._flush_streams()
     document = {
         "status": "error" if error is not None else "success",
@@ -130,6 +134,52 @@ def _execute(namespace, manifest_path, channel):
         "chart_error": chart_error,
     }
     channel.emit("result.json", W._dumps(document).encode("utf-8"))
+
+
+def _short_repr(value):
+    # Bounded however big the value is (a 10-million-item list costs as much as a short one).
+    import reprlib
+    short = reprlib.Repr()
+    short.maxstring = short.maxother = 100
+    short.maxlist = short.maxtuple = short.maxdict = short.maxset = 10
+    return short.repr(value)
+
+
+_VARIABLES_MAX = 500  # a namespace with more user variables lists the first ones (by name)
+
+
+def _variables(namespace):
+    """The user's variables for the variable explorer: name, type, size/shape, memory, a short
+    value. Modules, functions, classes and names starting with "_" are not listed. Each value is
+    described without copying it (shape and nbytes, never the data)."""
+    rows = []
+    for name in sorted(namespace):
+        if name.startswith("_") or len(rows) >= _VARIABLES_MAX:
+            continue
+        value = namespace[name]
+        if isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type)):
+            continue
+        kind = type(value)
+        row = {"name": name, "type": kind.__name__ if kind.__module__ == "builtins" else "%s.%s" % (kind.__module__.split(".")[0], kind.__name__)}
+        try:
+            shape = getattr(value, "shape", None)
+            if isinstance(shape, tuple):
+                row["size"] = " \u00d7 ".join(str(n) for n in shape)
+            elif hasattr(value, "__len__"):
+                row["size"] = str(len(value))
+            nbytes = getattr(value, "nbytes", None)
+            if isinstance(nbytes, int):
+                row["memory"] = nbytes
+            elif hasattr(value, "memory_usage") and callable(value.memory_usage):
+                row["memory"] = int(value.memory_usage(index=True, deep=False).sum())
+            else:
+                row["memory"] = sys.getsizeof(value)
+            text = _short_repr(value) if kind.__module__ == "builtins" else "%s %s" % (row["type"], row.get("size", ""))
+            row["value"] = text if len(text) <= 120 else text[:117] + "..."
+        except Exception as exc:
+            row["value"] = "<%s: %s>" % (type(exc).__name__, exc)
+        rows.append(row)
+    return rows
 
 
 def _apply_limits(fields):

@@ -14,6 +14,7 @@
 #include "core/session/NotebookSession.h"
 
 #include <QDir>
+#include <QMap>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -154,6 +155,9 @@ private slots:
         QCOMPARE(imported.result.value_or(QString()), QStringLiteral("'a/b/'"));
         const ExecutionResult later = exec(Language::JavaScript, QStringLiteral("typeof path.join"));
         QCOMPARE(later.result.value_or(QString()), QStringLiteral("'function'"));
+        const ExecutionResult declared = exec(Language::JavaScript, QStringLiteral("const result = 2 ** 10\n"));
+        QCOMPARE(declared.result.value_or(QString()), QStringLiteral("1024"));
+        QVERIFY(!exec(Language::JavaScript, QStringLiteral("const other = 1;")).result); // not shown again
         const ExecutionResult thrown = exec(Language::JavaScript, QStringLiteral("\n\nnull.foo"));
         QCOMPARE(thrown.status, RunStatus::Error);
         QVERIFY2(thrown.error->traceback.contains(QStringLiteral("cell:3")), qPrintable(describe(thrown)));
@@ -330,6 +334,32 @@ private slots:
             QCOMPARE(e.costMicros, 0);
             QVERIFY2(e.reason.contains(QStringLiteral("ended by its owner")), qPrintable(e.reason));
         }
+    }
+
+    void variablesAreListed()
+    {
+        QSignalSpy changed(m_session.get(), &NotebookSession::variablesChanged);
+        const ExecutionResult r = exec(Language::Python, QStringLiteral(
+            "import numpy as np, pandas as pd\nx = 41\nname = 'abc'\na = np.zeros((3, 4))\n"
+            "frame = pd.DataFrame({'v': range(10)})\nbig = list(range(10**6))\ndef f(): pass\n_hidden = 1"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY(changed.wait(10000) || changed.size() > 0);
+        QMap<QString, SessionVariable> byName;
+        for (const SessionVariable& v : m_session->variables())
+            byName.insert(v.name, v);
+        QCOMPARE(byName.keys(), (QStringList{QStringLiteral("a"), QStringLiteral("big"), QStringLiteral("frame"),
+                                             QStringLiteral("name"), QStringLiteral("x")})); // no np, pd, f, _hidden
+        QCOMPARE(byName[QStringLiteral("x")].type, QStringLiteral("int"));
+        QCOMPARE(byName[QStringLiteral("x")].value, QStringLiteral("41"));
+        QCOMPARE(byName[QStringLiteral("a")].type, QStringLiteral("numpy.ndarray"));
+        QCOMPARE(byName[QStringLiteral("a")].size, QStringLiteral("3 \u00d7 4"));
+        QCOMPARE(byName[QStringLiteral("a")].memory, 96);
+        QCOMPARE(byName[QStringLiteral("frame")].type, QStringLiteral("pandas.DataFrame"));
+        QCOMPARE(byName[QStringLiteral("frame")].size, QStringLiteral("10 \u00d7 1"));
+        QCOMPARE(byName[QStringLiteral("big")].size, QStringLiteral("1000000"));
+        QVERIFY(byName[QStringLiteral("big")].value.size() < 120); // never the whole value
+        m_session->restart();
+        QTRY_VERIFY(m_session->variables().isEmpty());
     }
 
     void providerWithoutSessionsRunsFresh()

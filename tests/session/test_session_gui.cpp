@@ -12,11 +12,13 @@
 #include "ui/editor/EditorTabs.h"
 #include "ui/session/SessionControls.h"
 #include "ui/session/TabSessions.h"
+#include "ui/session/VariableExplorer.h"
 
 #include <QAction>
 #include <QLabel>
 #include <QPointer>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -78,6 +80,12 @@ private slots:
         QCOMPARE(m_lastResult.result.value_or(QString()), QStringLiteral("41"));
         QCOMPARE(m_lastResult.executionCount.value_or(-1), 2);
         QTRY_COMPARE(m_window->sessionControls()->modeLabel->text(), QStringLiteral("Session: 2 execution(s)"));
+        // The variable explorer follows the tab's session.
+        QTableWidget* table = m_window->sessionControls()->variables->table();
+        QTRY_COMPARE(table->rowCount(), 1);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("x"));
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("int"));
+        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("41"));
     }
 
     void stopInterruptsAndKeepsState()

@@ -4,6 +4,7 @@
 #include "ui/editor/EditorPage.h"
 #include "ui/editor/EditorTabs.h"
 #include "ui/session/TabSessions.h"
+#include "ui/session/VariableExplorer.h"
 
 #include <QAction>
 #include <QLabel>
@@ -51,6 +52,10 @@ SessionControls::SessionControls(TabSessions* sessions, EditorTabs* tabs, RunCoo
     modeLabel = new QLabel(window);
     modeLabel->setObjectName(QStringLiteral("sessionMode"));
     window->statusBar()->addPermanentWidget(modeLabel);
+    variables = new VariableExplorer(window);
+    window->addDockWidget(Qt::RightDockWidgetArea, variables);
+    if (runMenu)
+        runMenu->addAction(variables->toggleViewAction());
 
     connect(restartSession, &QAction::triggered, this, [this] {
         if (EditorPage* page = m_tabs->currentPage())
@@ -86,6 +91,7 @@ void SessionControls::refresh(EditorPage* page)
         const QSignalBlocker block(freshPerRun);
         freshPerRun->setChecked(m_sessions->isFresh(page));
         restartSession->setEnabled(m_sessions->usesSession(page));
+        variables->setSession(m_sessions->usesSession(page) ? m_sessions->session(page) : nullptr);
         runAllFresh->setEnabled(m_sessions->usesSession(page));
     }
 }

@@ -13,6 +13,7 @@ class EditorPage;
 class EditorTabs;
 class RunCoordinator;
 class TabSessions;
+class VariableExplorer;
 
 // The session's face in the main window: Restart Session (Ctrl+Shift+0), Run All from a Fresh
 // Session, the tab's "Fresh Sandbox per Run" switch (Run menu), a dot on each tab (filled: its
@@ -24,6 +25,7 @@ public:
 
     QAction *restartSession, *runAllFresh, *freshPerRun;
     QLabel* modeLabel;
+    VariableExplorer* variables; // a dock of the window, following the current tab's session
 
 private:
     void refresh(EditorPage* page);

@@ -7,6 +7,8 @@
 #include "ui/charts/ChartPane.h"
 #include "ui/console/RunController.h"
 #include "ui/console/RunCoordinator.h"
+#include "ui/session/SessionControls.h"
+#include "ui/session/TabSessions.h"
 #include "ui/console/RunEntry.h"
 #include "ui/console/RunNotebook.h"
 #include "ui/documents/DocumentBrowser.h"
@@ -55,6 +57,7 @@ MainWindow::MainWindow(const MainWindowServices& services, QWidget* parent)
     m_runs = new RunController(services.executor, m_notebook, this);
     m_runs->setHistory(services.history, services.saveRunsToHistory);
     m_runner = new RunCoordinator(m_runs, m_tabs, m_notebook, m_charts, m_status, m_actions, services.documents, this);
+    buildSessions();
     m_progress = new RunProgress(m_runs, m_status, [this] { return m_runner->sessionTotalMicros(); }, this);
     connectActions();
 
@@ -64,6 +67,18 @@ MainWindow::MainWindow(const MainWindowServices& services, QWidget* parent)
     m_tabs->newTab();
     updateTitle();
     startValidation();
+}
+
+void MainWindow::buildSessions()
+{
+    // A notebook session per tab (ui/session); its actions go into the menu that has Stop.
+    m_sessions = new TabSessions(m_services.executor, this);
+    m_runner->setSessions(m_sessions);
+    QMenu* runMenu = nullptr;
+    for (QObject* object : m_actions->stop->associatedObjects())
+        if (auto* menu = qobject_cast<QMenu*>(object))
+            runMenu = menu;
+    m_sessionControls = new SessionControls(m_sessions, m_tabs, m_runner, this, runMenu);
 }
 
 MainWindow::~MainWindow()

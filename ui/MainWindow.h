@@ -22,6 +22,8 @@ class EditorDocuments;
 class EditorPage;
 class EditorTabs;
 class Executor;
+class SessionControls;
+class TabSessions;
 class FindReplaceBar;
 class MainWindowActions;
 class ChartPane;
@@ -67,6 +69,8 @@ public:
     MainWindowActions* actions() const { return m_actions; }
     RunController* runs() const { return m_runs; }
     RunCoordinator* runCoordinator() const { return m_runner; }
+    TabSessions* tabSessions() const { return m_sessions; }
+    SessionControls* sessionControls() const { return m_sessionControls; }
     ChartPane* chartPane() const { return m_charts; }
     QString chartRunId() const; // the run whose charts the pane shows
     FindReplaceBar* findBar() const { return m_findBar; }
@@ -107,6 +111,7 @@ protected:
 
 private:
     void buildLayout();
+    void buildSessions();
     void connectActions();
     void startValidation();
     void buildDocumentsDock();
@@ -124,6 +129,8 @@ private:
     QSplitter* m_rightSplitter = nullptr; // the notebook over the chart pane
     QPointer<QWidget> m_usageWindow;
     RunStatusBar* m_status = nullptr;
+    TabSessions* m_sessions = nullptr;
+    SessionControls* m_sessionControls = nullptr;
     ProviderCheck* m_providerCheck = nullptr; // the provider's validation, shown in m_status
     RunController* m_runs = nullptr;
     RunCoordinator* m_runner = nullptr;

@@ -12,6 +12,7 @@
 #include "core/settings/AppSettings.h"
 #include "core/storage/Database.h"
 #include "core/workspace/Workspace.h"
+#include "SessionCommand.h"
 #include "TerminalText.h"
 
 #include <QCommandLineParser>
@@ -186,8 +187,11 @@ int RunCommand::exec(const QStringList& arguments)
     const QCommandLineOption saveOpt(QStringLiteral("save"), QStringLiteral("Store FILE as a new document (or a new revision with --document)."), QStringLiteral("FILE"));
     const QCommandLineOption titleOpt(QStringLiteral("title"), QStringLiteral("The title of a document saved with --save."), QStringLiteral("T"));
     const QCommandLineOption chartsDirOpt(QStringLiteral("charts-dir"), QStringLiteral("Where PNG charts are written (default: the current folder)."), QStringLiteral("DIR"));
+    const QCommandLineOption sessionOpt(QStringLiteral("session"), QStringLiteral("A notebook session: one JSON request per line on stdin ({\"code\": ..., \"language\": ...}, {\"interrupt\": true}, {\"restart\": true}), one JSON result per line; state is kept until EOF."));
+    const QCommandLineOption idleOpt(QStringLiteral("idle"), QStringLiteral("With --session: end the session's sandbox after this many idle seconds (default 1800)."), QStringLiteral("SECONDS"));
     parser.addOptions({providerOpt, languageOpt, timeoutOpt, jsonOpt, dataDirOpt, validateOpt, usageOpt,
-                       documentOpt, revisionOpt, listDocsOpt, listRevsOpt, saveOpt, titleOpt, chartsDirOpt});
+                       documentOpt, revisionOpt, listDocsOpt, listRevsOpt, saveOpt, titleOpt, chartsDirOpt,
+                       sessionOpt, idleOpt});
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -226,6 +230,22 @@ int RunCommand::exec(const QStringList& arguments)
         return usageError(QStringLiteral("one FILE at a time"));
     if (parser.isSet(revisionOpt) && !parser.isSet(documentOpt))
         return usageError(QStringLiteral("--revision needs --document"));
+    const bool wantsSession = parser.isSet(sessionOpt);
+    if (wantsSession && (wantsRun || parser.isSet(documentOpt)))
+        return usageError(QStringLiteral("--session reads its requests from stdin: no FILE or --document (saved documents always run fresh)"));
+    int idleSeconds = 0;
+    if (parser.isSet(idleOpt)) {
+        bool ok = false;
+        idleSeconds = parser.value(idleOpt).toInt(&ok);
+        if (!wantsSession || !ok || idleSeconds < 1)
+            return usageError(QStringLiteral("--idle needs --session and a whole number of seconds from 1"));
+    }
+    std::optional<Language> sessionLanguage;
+    if (wantsSession && parser.isSet(languageOpt)) {
+        sessionLanguage = languageFromName(parser.value(languageOpt));
+        if (!sessionLanguage)
+            return usageError(QStringLiteral("unknown language \"%1\" (python or javascript)").arg(parser.value(languageOpt)));
+    }
 
     Workspace workspace(parser.value(dataDirOpt));
     if (!workspace.open()) {
@@ -386,6 +406,16 @@ int RunCommand::exec(const QStringList& arguments)
         else
             writeOut(QStringLiteral("document %1\nrevision %2\n").arg(documentId, revisionId));
         return Ok;
+    }
+
+    // --- A notebook session over stdin/stdout.
+    if (wantsSession) {
+        if (!providerOk)
+            writeErr(QStringLiteral("sandpad-run: %1\n").arg(workspace.error()));
+        SessionCommand session(workspace.executor(), sessionLanguage.value_or(Language::Python), idleSeconds,
+                               [](const ExecutionResult& result) { printRunJson(result); },
+                               [](const QJsonObject& object) { printJson(object); });
+        return session.exec();
     }
 
     // --- A run.

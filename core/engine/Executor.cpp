@@ -6,6 +6,7 @@
 #include "core/documents/DocumentStore.h"
 #include "core/engine/OutputCap.h"
 #include "core/engine/ResultCollector.h"
+#include "core/engine/SessionLease.h"
 #include "core/run/Run.h"
 #include "core/runtime/PipDirectives.h"
 #include "core/runtime/RuntimeProgram.h"
@@ -94,7 +95,7 @@ QString Executor::providerName() const
     return m_provider ? m_provider->name() : QStringLiteral("none");
 }
 
-Run* Executor::start(const ExecutionRequest& request, RunOrigin origin)
+Run* Executor::start(const ExecutionRequest& request, RunOrigin origin, std::shared_ptr<SessionLease> lease)
 {
     if (const auto* adHoc = std::get_if<AdHocSource>(&request.source)) {
         if (origin.title.isEmpty())
@@ -115,9 +116,9 @@ Run* Executor::start(const ExecutionRequest& request, RunOrigin origin)
     auto provider = m_provider;
     const ExecutorConfig config = m_config;
     const QDateTime startedAt = run->startedAt();
-    QThread* thread = QThread::create([this, request, run, provider, config, startedAt] {
+    QThread* thread = QThread::create([this, request, run, provider, config, startedAt, lease] {
         run->setRunning();
-        ExecutionResult result = execute(request, *run, provider, config);
+        ExecutionResult result = execute(request, *run, provider, config, lease.get());
         result.startedAt = startedAt;
         Database::releaseThreadConnections(); // before the caller can see the result and exit
         run->deliverResult(result);
@@ -157,7 +158,8 @@ void Executor::waitForAll()
 }
 
 ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
-                                  std::shared_ptr<SandboxProvider> provider, const ExecutorConfig& config)
+                                  std::shared_ptr<SandboxProvider> provider, const ExecutorConfig& config,
+                                  SessionLease* lease)
 {
     QElapsedTimer clock;
     clock.start();
@@ -228,7 +230,7 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
     Deadline deadline(std::min(request.deadlineSeconds, config.deadlineSeconds));
     deadline.start();
 
-    // --- 2. A fresh sandbox.
+    // --- 2. A fresh sandbox, or the notebook session's.
     SandboxOptions options = config.sandbox;
     options.language = result.language;
     options.deadlineSeconds = deadline.seconds();
@@ -237,26 +239,41 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
                        !PipDirectives::parse(result.code).packagesToInstall().isEmpty();
     options.runId = result.runId; // the remote sandbox's run label (orphan records)
     // A paid remote sandbox is recorded before it is asked for, and closed once removal is
-    // confirmed: a crash in between leaves an open row for the OrphanReconciler.
-    RemoteAllocations* allocations = provider->allocatesRemotely() ? m_allocations : nullptr;
+    // confirmed: a crash in between leaves an open row for the OrphanReconciler. (Sessions are
+    // local only for now.)
+    RemoteAllocations* allocations = !lease && provider->allocatesRemotely() ? m_allocations : nullptr;
     if (allocations && !allocations->recordIntent(provider->name(), result.runId))
         qWarning("sandpad: %s", qPrintable(allocations->lastError()));
-    std::unique_ptr<Sandbox> sandbox;
-    if (!guarded(result, QStringLiteral("could not create a sandbox"), [&] {
-            try {
-                sandbox = provider->create(options, control);
-            } catch (const ProviderError& e) {
-                // Refused before anything was made: nothing to reconcile.
-                using K = ProviderError::Kind;
-                if (allocations && (e.kind() == K::NotConfigured || e.kind() == K::Unauthorized ||
-                                    e.kind() == K::PaymentRequired || e.kind() == K::RateLimited))
-                    allocations->close(result.runId, QStringLiteral("refused"));
-                throw;
-            }
-        })) {
-        if (allocations)
-            RemoteAllocations::runEnded(result.runId); // an open row is the reconciler's now
-        return finish();
+    std::unique_ptr<Sandbox> fresh;
+    Sandbox* sandbox = nullptr;
+    if (lease) {
+        options.coldOnly = false;
+        if (!guarded(result, QStringLiteral("could not start the session"),
+                     [&] { sandbox = &lease->acquire(options, control); })) {
+            result.cleanupConfirmed = true; // nothing of this run was started
+            QString note;
+            lease->release(CommandOutcome{}, &note);
+            return finish();
+        }
+        result.executionCount = lease->executionCount();
+    } else {
+        if (!guarded(result, QStringLiteral("could not create a sandbox"), [&] {
+                try {
+                    fresh = provider->create(options, control);
+                } catch (const ProviderError& e) {
+                    // Refused before anything was made: nothing to reconcile.
+                    using K = ProviderError::Kind;
+                    if (allocations && (e.kind() == K::NotConfigured || e.kind() == K::Unauthorized ||
+                                        e.kind() == K::PaymentRequired || e.kind() == K::RateLimited))
+                        allocations->close(result.runId, QStringLiteral("refused"));
+                    throw;
+                }
+            })) {
+            if (allocations)
+                RemoteAllocations::runEnded(result.runId); // an open row is the reconciler's now
+            return finish();
+        }
+        sandbox = fresh.get();
     }
     if (allocations)
         allocations->recordRemoteId(result.runId, sandbox->id());
@@ -329,8 +346,24 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
         }
     }
 
-    // --- 7. Destroy the sandbox and confirm it is gone.
-    const CleanupReport cleanup = sandbox->destroy();
+    if (lease && ran)
+        lease->collect(*sandbox, program.outDir);
+
+    // An interrupted execution costs nothing, like a cancel; what it printed and raised is kept.
+    if (lease && lease->interrupted() && (result.status == RunStatus::Success || result.status == RunStatus::Error)) {
+        result.status = RunStatus::Cancelled;
+        result.reason = QStringLiteral("interrupted (the session's state is kept)");
+    }
+
+    // --- 7. Destroy the sandbox and confirm it is gone (a session's: the execution's processes).
+    QString note;
+    const CleanupReport cleanup = lease ? lease->release(outcome, &note) : sandbox->destroy();
+    if (!note.isEmpty()) {
+        result.stderrText += (result.stderrText.isEmpty() || result.stderrText.endsWith(u'\n') ? QString() : QStringLiteral("\n")) +
+                             QStringLiteral("[%1]\n").arg(note);
+        if (result.status != RunStatus::Success && result.status != RunStatus::Error)
+            result.reason += QStringLiteral("; ") + note;
+    }
     result.cleanupConfirmed = cleanup.confirmed;
     if (allocations && cleanup.confirmed)
         allocations->close(result.runId, QStringLiteral("removed"));

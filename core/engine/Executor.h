@@ -21,6 +21,7 @@ class CreditsAccount;
 class SandboxProvider;
 class Run;
 class RemoteAllocations;
+class SessionLease;
 
 // Settings the Executor applies to every run (from the user's settings, flags and environment).
 struct ExecutorConfig {
@@ -53,7 +54,8 @@ public:
     // Starts a run. The Run (a child of this Executor until someone adopts it) reports its
     // status, output and result on the caller's thread. origin names it for the notebook; what
     // it leaves empty is taken from the request.
-    Run* start(const ExecutionRequest& request, RunOrigin origin = {});
+    // With a lease, the run executes in that notebook session's sandbox (core/session).
+    Run* start(const ExecutionRequest& request, RunOrigin origin = {}, std::shared_ptr<SessionLease> lease = {});
 
     // Runs and waits (a local event loop; used by the CLI and tests). onOutput sees live output.
     using TextCallback = std::function<void(OutputStream, const QString&)>;
@@ -69,8 +71,13 @@ signals:
 private:
     // The whole run, on the worker thread (DESIGN.md's eight steps).
     ExecutionResult execute(const ExecutionRequest& request, Run& run,
-                            std::shared_ptr<SandboxProvider> provider, const ExecutorConfig& config);
+                            std::shared_ptr<SandboxProvider> provider, const ExecutorConfig& config,
+                            SessionLease* lease);
     void account(ExecutionResult& result, const QString& source);
+public:
+    // The ledger runs are recorded in (a session records its own end there too); may be null.
+    UsageLedger* ledger() const { return m_ledger; }
+private:
     std::shared_ptr<SandboxProvider> m_provider;
     UsageLedger* m_ledger;
     DocumentStore* m_documents;

@@ -116,6 +116,8 @@ QJsonObject ExecutionResult::toJson() const
     }
     if (!reason.isEmpty())
         o[QStringLiteral("reason")] = reason;
+    if (executionCount)
+        o[QStringLiteral("execution_count")] = *executionCount;
     return o;
 }
 

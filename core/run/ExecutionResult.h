@@ -56,6 +56,8 @@ struct ExecutionResult {
     bool cleanupConfirmed = false;
     QString reason;                    // why the cost is 0 (timeout, cancelled, infrastructure...)
     QString message;                   // the human text: output, then stderr, then the error
+    // A notebook session's execution: its number in the session (In[n]/Out[n]); unset for fresh runs.
+    std::optional<int> executionCount;
 
     double costUsd() const { return double(costMicros) / 1e6; }
     // The JSON of `sandpad-run --json` (DESIGN.md).

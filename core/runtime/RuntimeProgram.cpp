@@ -44,6 +44,16 @@ QList<SandboxFile> RuntimeProgram::supportFiles(Language language, const QString
     return {SandboxFile{dir + QStringLiteral("/chart_extract.py"), file.readAll(), 0644}};
 }
 
+QByteArray RuntimeProgram::sessionSource(Language language)
+{
+    initRuntimeResources();
+    QFile file(language == Language::Python ? QStringLiteral(":/sandpad/runtime/session.py")
+                                            : QStringLiteral(":/sandpad/runtime/session.mjs"));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll();
+}
+
 RuntimeProgram RuntimeProgram::build(const Input& input)
 {
     RuntimeProgram program;

@@ -41,6 +41,9 @@ struct RuntimeProgram {
     // The modules placed beside the wrapper in workDir (Python: chart_extract.py), on the cold
     // and the pre-started path alike.
     static QList<SandboxFile> supportFiles(Language language, const QString& workDir);
+    // The notebook session's runtime (":/sandpad/runtime/session.py" / ".mjs"), which a
+    // pre-started wrapper loads when it is sent the job `--session`.
+    static QByteArray sessionSource(Language language);
 };
 
 } // namespace sandpad

@@ -1,7 +1,9 @@
 #pragma once
 
+#include "core/sandbox/ProviderError.h"
 #include "core/sandbox/Sandbox.h"
 #include "core/sandbox/SandboxOptions.h"
+#include "core/sandbox/SessionSandbox.h"
 #include "core/sandbox/ValidationReport.h"
 
 #include <memory>
@@ -25,6 +27,16 @@ public:
     // Whether create() allocates a paid remote sandbox, recorded by the Executor (RemoteAllocations)
     // so that none is lost track of.
     virtual bool allocatesRemotely() const { return false; }
+
+    // Notebook sessions (a long-lived interpreter in one sandbox, docs/runtime-protocol.md): a
+    // provider that has none says so, and a session then runs every cell fresh.
+    virtual bool supportsSessions() const { return false; }
+    // A started session for options.language, ready for its first execution. Throws ProviderError.
+    virtual std::unique_ptr<SessionSandbox> createSession(const SandboxOptions& /*options*/, RunControl& /*control*/)
+    {
+        throw ProviderError(ProviderError::Kind::NotConfigured,
+                            QStringLiteral("The %1 provider has no notebook sessions: it runs every cell fresh").arg(name()));
+    }
 
     // Pre-started sandboxes, for providers that keep some (the local one); no-ops otherwise.
     // The Workspace drives them as settings change. Thread-safe, non-blocking.

@@ -266,8 +266,10 @@ function waitForJob() {
         placeFile(header.name, header.mode, buffer.subarray(0, header.size));
         buffer = buffer.subarray(header.size);
     }
-    fs.closeSync(fd);
     const fields = line.split("\t");
+    if (fields[0].trim() === "--session")
+        return { session: fd }; // this pre-started sandbox becomes a notebook session (session.mjs)
+    fs.closeSync(fd);
     if (fields.length === 4 && fields[0]) {
         // Limits the host could not set itself (docs/local-sandbox.md): node has no setrlimit.
         const done = spawnSync("/usr/bin/prlimit", ["--pid", String(process.pid), `--cpu=${fields[1]}:${fields[2]}`],
@@ -297,6 +299,12 @@ function placeFile(name, mode, data) {
 async function main() {
     if (process.argv.length === 3 && process.argv[2] === "--warm") {
         const manifestPath = waitForJob();
+        if (typeof manifestPath === "object") {
+            const session = await import("/sandpad/session.mjs");
+            await session.serve(manifestPath.session, { takeResultFd, makeChannel, batch, describeError,
+                                                        resultText, chartJson, placeFile });
+            return;
+        }
         if (!manifestPath)
             return; // the host gave up on this sandbox
         process.argv[2] = manifestPath;

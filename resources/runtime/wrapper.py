@@ -630,9 +630,12 @@ def _warm_start():
     _flush_streams()  # the host discards everything written before "ready"
     os.write(job_fd, b"ready\n")
     job = _read_job(job_fd)
-    os.close(job_fd)
     fields = job.decode("utf-8").split("\t")
     manifest = fields[0].strip()
+    if manifest == "--session":
+        _serve_session(job_fd)
+        return None
+    os.close(job_fd)
     if not manifest:
         return None  # the host gave up on this sandbox
     if len(fields) == 4:  # limits the host could not set itself (see docs/local-sandbox.md)
@@ -641,6 +644,17 @@ def _warm_start():
         if fields[3] != "-":
             resource.setrlimit(resource.RLIMIT_AS, (int(fields[3]), int(fields[3])))
     return [sys.argv[0], manifest]
+
+
+def _serve_session(job_fd):
+    # The job `--session`: this pre-started sandbox becomes a notebook session, which runs
+    # execution after execution in one `__main__` (resources/runtime/session.py, sent with the job).
+    path = "/sandpad/session.py"
+    with open(path, "rb") as f:
+        source = f.read()
+    session = types.ModuleType("sandpad_session")
+    exec(compile(source, path, "exec", dont_inherit=True), session.__dict__)
+    session.serve(sys.modules[__name__], job_fd)
 
 
 def _read_job(job_fd):

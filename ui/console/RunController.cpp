@@ -36,9 +36,18 @@ void RunController::waitForSaves()
 
 Run* RunController::start(const ExecutionRequest& request, const RunOrigin& origin)
 {
-    if (isRunning() || !m_executor)
+    if (!m_executor)
         return nullptr;
-    Run* run = m_executor->start(request, origin);
+    return startWith([&] { return m_executor->start(request, origin); });
+}
+
+Run* RunController::startWith(const std::function<Run*()>& start)
+{
+    if (isRunning())
+        return nullptr;
+    Run* run = start();
+    if (!run)
+        return nullptr;
     m_run = run;
     // The entry first: it has shown the result by the time the others hear of it.
     m_entry = m_notebook->addRunning(run);

@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QThreadPool>
+#include <functional>
 
 namespace sandpad {
 
@@ -31,6 +32,8 @@ public:
     // revision's shown code and title come from the caller, what runs is loaded and authorized
     // by the Executor). Null when one is already running (or there is no executor).
     Run* start(const ExecutionRequest& request, const RunOrigin& origin = {});
+    // The same for a run that `start` begins elsewhere (a notebook session's execution).
+    Run* startWith(const std::function<Run*()>& start);
     // Cancels the current run (its entry then says cancelled, $0.00).
     void stop();
     bool isRunning() const { return m_run != nullptr; }

@@ -11,6 +11,7 @@
 #include "ui/editor/EditorPage.h"
 #include "ui/editor/EditorTabs.h"
 #include "ui/MainWindowActions.h"
+#include "ui/session/TabSessions.h"
 #include "ui/statusbar/RunStatusBar.h"
 
 #include <QAction>
@@ -28,7 +29,7 @@ RunCoordinator::RunCoordinator(RunController* runs, EditorTabs* tabs, RunNoteboo
     connect(actions->runAll, &QAction::triggered, this, &RunCoordinator::runAll);
     connect(actions->runCell, &QAction::triggered, this, &RunCoordinator::runCurrentCell);
     connect(actions->runSelection, &QAction::triggered, this, &RunCoordinator::runSelection);
-    connect(actions->stop, &QAction::triggered, runs, &RunController::stop);
+    connect(actions->stop, &QAction::triggered, this, &RunCoordinator::stop);
     connect(runs, &RunController::runningChanged, this, &RunCoordinator::onRunningChanged);
     connect(runs, &RunController::runStarted, this, [this](Run* run) {
         connect(run, &Run::finished, this, [this, run] { onRunFinished(run); });
@@ -99,7 +100,18 @@ bool RunCoordinator::startRun(EditorPage* page, const QString& code, const QStri
     origin.title = title;
     origin.firstLine = firstLine;
     origin.source = page;
+    if (m_sessions && m_sessions->usesSession(page))
+        return m_runs->startWith([&] { return m_sessions->execute(page, page->language(), code, title, origin); }) != nullptr;
     return m_runs->start(ExecutionRequest::adHoc(page->language(), code, title), origin) != nullptr;
+}
+
+void RunCoordinator::stop()
+{
+    Run* run = m_runs->currentRun();
+    auto* page = run ? qobject_cast<EditorPage*>(run->origin().source.data()) : nullptr;
+    if (m_sessions && page && m_sessions->interrupt(page))
+        return;
+    m_runs->stop();
 }
 
 bool RunCoordinator::runRevision(const QString& documentId, const QString& revisionId)

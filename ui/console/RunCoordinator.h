@@ -15,6 +15,7 @@ class RunController;
 class RunEntry;
 class RunNotebook;
 class RunStatusBar;
+class TabSessions;
 
 // The run side of the main window: starts the editor's runs (the tab, a cell, the selection, a
 // stored revision) through the RunController and follows each Run to its end: the entry
@@ -35,6 +36,11 @@ public:
     // Runs the stored revision (empty: the head) through the Executor; the entry names both.
     bool runRevision(const QString& documentId, const QString& revisionId);
 
+    // A tab's runs go to its notebook session when it has one (stored revisions always run
+    // fresh); Stop then interrupts it (a second Stop restarts it).
+    void setSessions(TabSessions* sessions) { m_sessions = sessions; }
+    void stop();
+
     qint64 sessionTotalMicros() const { return m_sessionTotal; }
     QString chartRunId() const { return m_chartRunId; } // the run whose charts the pane shows
 
@@ -54,6 +60,7 @@ private:
     DocumentStore* m_documents;
     QString m_chartRunId;
     qint64 m_sessionTotal = 0;
+    TabSessions* m_sessions = nullptr;
 };
 
 } // namespace sandpad

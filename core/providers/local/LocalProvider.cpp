@@ -2,6 +2,7 @@
 
 #include "core/providers/local/CgroupDelegation.h"
 #include "core/providers/local/LocalSandbox.h"
+#include "core/providers/local/LocalSessionSandbox.h"
 #include "core/providers/local/SeccompFilter.h"
 #include "core/providers/local/UserNetwork.h"
 #include "core/runtime/RuntimeProgram.h"
@@ -247,6 +248,28 @@ std::unique_ptr<Sandbox> LocalProvider::create(const SandboxOptions& options, Ru
     if (control.isCancelled())
         throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Cancelled"));
     return std::make_unique<LocalSandbox>(sandboxConfig(options));
+}
+
+std::unique_ptr<SessionSandbox> LocalProvider::createSession(const SandboxOptions& options, RunControl& control)
+{
+    if (control.isCancelled())
+        throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Cancelled"));
+    if (::geteuid() == 0 && m_setpriv.isEmpty())
+        throw ProviderError(ProviderError::Kind::Io,
+                            QStringLiteral("Running as root needs setpriv (util-linux) to drop privileges"));
+    SandboxOptions sessionOptions = options;
+    sessionOptions.coldOnly = false; // `!pip install` in a session installs into the session
+    std::unique_ptr<LocalSandbox> sandbox = m_pool->take(sessionOptions, control);
+    if (sandbox)
+        ++m_pooledCreates;
+    else
+        sandbox = prestarted(options.language, sessionOptions);
+    if (!sandbox)
+        throw ProviderError(ProviderError::Kind::Io,
+                            QStringLiteral("bubblewrap (bwrap) was not found at %1: install the 'bubblewrap' package").arg(m_bwrap));
+    auto session = std::make_unique<LocalSessionSandbox>(std::move(sandbox), options.language);
+    session->start(control);
+    return session;
 }
 
 ValidationReport LocalProvider::validate()

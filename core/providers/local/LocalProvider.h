@@ -22,6 +22,9 @@ public:
     QString displayName() const override { return QStringLiteral("Local sandbox (bubblewrap)"); }
     ValidationReport validate() override;
     std::unique_ptr<Sandbox> create(const SandboxOptions& options, RunControl& control) override;
+    // A notebook session: a pre-started sandbox (from the pool when one is idle) made a session.
+    bool supportsSessions() const override { return true; }
+    std::unique_ptr<SessionSandbox> createSession(const SandboxOptions& options, RunControl& control) override;
 
     QString pythonPath() const { return m_python; }
     QString nodePath() const { return m_node; }

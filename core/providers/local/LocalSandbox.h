@@ -85,6 +85,7 @@ public:
     const SandboxOptions& options() const { return m_config.options; }
 
 private:
+    friend class LocalSessionSandbox; // a session is a pre-started sandbox that takes many jobs
     bool warmCompatible(const SandboxCommand& command) const;
     CommandOutcome runCold(const SandboxCommand& command, const OutputCallback& onOutput,
                            RunControl& control);
@@ -102,7 +103,11 @@ private:
     bool setUpFromOutsideNeeded() const;
     void setUpFromOutside(localsandbox::SandboxProcess& process);
     bool sendJob(localsandbox::SandboxProcess& process, const SandboxCommand& command, const QByteArray& limits);
-    QByteArray applyJobLimits(qint64 timeoutMs); // the job line's limits part, if any
+    // The job line's limits part, if any. session: the CPU hard limit stays (raised soft limit per
+    // execution); addressSpace: set RLIMIT_AS too (once per process).
+    QByteArray applyJobLimits(qint64 timeoutMs, bool session = false, bool addressSpace = true);
+    // The job's bytes: the files the warm process was not started with, then `line` and a newline.
+    QByteArray jobBytes(const QByteArray& line) const;
     // Ends the process of a run (or a never used pre-started one) and confirms it is gone.
     void retire(std::unique_ptr<localsandbox::SandboxProcess> process);
 

@@ -3,6 +3,7 @@
 // Internals shared by the local sandbox's files (LocalSandbox, its pre-started mode, SandboxLaunch,
 // SandboxProcess): fixed fd numbers, the sandbox's limits, and a small owning fd. Not a public API.
 
+#include <QByteArray>
 #include <QFileInfo>
 #include <QString>
 #include <QtGlobal>
@@ -42,6 +43,12 @@ constexpr qint64 kShmBytes = 64 * kMiB;
 constexpr qint64 kFileSizeBytes = 256 * kMiB; // largest single file (wheels' .so files fit)
 constexpr int kMaxProcesses = 256;
 constexpr int kMaxOpenFiles = 1024;
+
+// Helpers of pre-started sandboxes (LocalSandboxPrestart.cpp), also used by sessions.
+int firstChildOf(int pid);             // a process's first child, else -1
+qint64 cpuSecondsUsed(int pid);        // user + system, rounded up
+qint64 vmSizeBytes(int pid);
+bool sendAll(int fd, const QByteArray& data, int timeoutMs); // to a non-blocking socket
 
 // Owns one file descriptor.
 class Fd {

@@ -25,7 +25,7 @@ namespace sandpad {
 
 using namespace localsandbox;
 
-namespace {
+namespace localsandbox {
 
 // The first child of a process (the wrapper is sandpad-init's only child), else -1.
 int firstChildOf(int pid)
@@ -89,7 +89,7 @@ bool sendAll(int fd, const QByteArray& data, int timeoutMs)
     return true;
 }
 
-} // namespace
+} // namespace localsandbox
 
 SandboxCommand LocalSandbox::warmCommand(Language language, const QString& interpreter)
 {
@@ -219,7 +219,7 @@ LocalSandbox::Warmth LocalSandbox::pollReady(int waitMs)
     return Warmth::Starting;
 }
 
-QByteArray LocalSandbox::applyJobLimits(qint64 timeoutMs)
+QByteArray LocalSandbox::applyJobLimits(qint64 timeoutMs, bool session, bool addressSpace)
 {
     // The CPU limit counts from the job: what the warm start used plus the cold run's limit.
     // The address space: the cold limit on top of what the warm imports already occupy.
@@ -231,12 +231,14 @@ QByteArray LocalSandbox::applyJobLimits(qint64 timeoutMs)
         return {};
     const qint64 cpuSoft = (timeoutMs + 999) / 1000 * qMax(1, QThread::idealThreadCount()) + 1;
     const qint64 used = cpuSecondsUsed(pid);
-    const qint64 soft = qMin(kWarmCpuSeconds, used + cpuSoft), hard = qMin(kWarmCpuSeconds, used + cpuSoft + 5);
+    // A session keeps the warm hard limit: the soft one is raised again for each execution.
+    const qint64 soft = qMin(kWarmCpuSeconds, used + cpuSoft),
+                 hard = session ? kWarmCpuSeconds : qMin(kWarmCpuSeconds, used + cpuSoft + 5);
     const rlimit cpu{rlim_t(soft), rlim_t(hard)};
     bool applied = ::prlimit(pid, RLIMIT_CPU, &cpu, nullptr) == 0;
     const SandboxOptions& opt = m_config.options;
     qint64 as = -1;
-    if (!isNodeProgram(m_warmCommand.argv.value(0)) && opt.memoryLimitMb > 0) {
+    if (addressSpace && !isNodeProgram(m_warmCommand.argv.value(0)) && opt.memoryLimitMb > 0) {
         const qint64 cold = opt.memoryLimitMb * kMiB;
         as = qMin(cold + kWarmAsReserve, qMax(cold, vmSizeBytes(pid) + cold - 32 * kMiB));
         const rlimit limit{rlim_t(as), rlim_t(as)};
@@ -249,6 +251,13 @@ QByteArray LocalSandbox::applyJobLimits(qint64 timeoutMs)
 }
 
 bool LocalSandbox::sendJob(SandboxProcess& process, const SandboxCommand& command, const QByteArray& limits)
+{
+    const bool sent = sendAll(process.jobFd(), jobBytes(QFile::encodeName(command.argv[2]) + limits), 10000);
+    process.closeJob();
+    return sent;
+}
+
+QByteArray LocalSandbox::jobBytes(const QByteArray& line) const
 {
     // The files this run places that the warm process was not started with (the program and its
     // manifest) travel over the job socket: one header line each, then the bytes; the wrapper
@@ -265,10 +274,7 @@ bool LocalSandbox::sendJob(SandboxProcess& process, const SandboxCommand& comman
                                  {QStringLiteral("mode"), file.mode}};
         job += QJsonDocument(header).toJson(QJsonDocument::Compact) + '\n' + file.content;
     }
-    job += QFile::encodeName(command.argv[2]) + limits + '\n';
-    const bool sent = sendAll(process.jobFd(), job, 10000);
-    process.closeJob();
-    return sent;
+    return job + line + '\n';
 }
 
 CommandOutcome LocalSandbox::runWarm(const SandboxCommand& command, const OutputCallback& onOutput,

@@ -421,6 +421,18 @@ QString SandboxProcess::setupMessage() const
 int SandboxProcess::pump(const OutputCallback& onOutput, ResultFrameParser& parser,
                          const std::function<void()>& tick, int tickMs)
 {
+    pumpLoop(onOutput, parser, tick, tickMs, nullptr);
+    return m_waitStatus;
+}
+
+bool SandboxProcess::pumpUntilJobLine(const OutputCallback& onOutput, ResultFrameParser& parser, QByteArray* line)
+{
+    return pumpLoop(onOutput, parser, {}, 0, line);
+}
+
+bool SandboxProcess::pumpLoop(const OutputCallback& onOutput, ResultFrameParser& parser,
+                              const std::function<void()>& tick, int tickMs, QByteArray* jobLine)
+{
     // Until PID 1 says "exec", what arrives on stderr is bwrap's (a setup error), not the user's.
     auto flushHeld = [&] {
         if (!m_init.started || (m_heldOut.isEmpty() && m_heldErr.isEmpty()) || !onOutput)
@@ -478,6 +490,25 @@ int SandboxProcess::pump(const OutputCallback& onOutput, ResultFrameParser& pars
         });
         notifiers.push_back(std::move(notifier));
     }
+    bool gotLine = false;
+    QByteArray jobText;
+    if (jobLine && m_job.valid()) {
+        auto notifier = std::make_unique<QSocketNotifier>(m_job.get(), QSocketNotifier::Read);
+        QSocketNotifier* raw = notifier.get();
+        QObject::connect(raw, &QSocketNotifier::activated, &context, [&, raw] {
+            const bool eof = readAll(m_job, [&](const char* d, qint64 n) { jobText.append(d, n); });
+            const qsizetype end = jobText.indexOf('\n');
+            if (end >= 0) {
+                *jobLine = jobText.left(end);
+                gotLine = true;
+                raw->setEnabled(false);
+                loop.quit();
+            } else if (eof) {
+                raw->setEnabled(false);
+            }
+        });
+        notifiers.push_back(std::move(notifier));
+    }
     QSocketNotifier exitNotifier(m_pidFd.get(), QSocketNotifier::Read);
     QObject::connect(&exitNotifier, &QSocketNotifier::activated, &context, [&] {
         exitNotifier.setEnabled(false);
@@ -494,6 +525,15 @@ int SandboxProcess::pump(const OutputCallback& onOutput, ResultFrameParser& pars
     for (auto& n : notifiers)
         n->setEnabled(false);
     exitNotifier.setEnabled(false);
+    if (gotLine) {
+        // The interpreter wrote everything of this execution before its "done": it is in the pipes.
+        readStatus();
+        flushHeld();
+        readAll(m_out, out);
+        readAll(m_err, err);
+        readAll(m_result, res);
+        return true;
+    }
     reap(true);
     // The outer process exits after PID 1, and PID 1 after every process of the namespace: no
     // writer is left, so EOF comes at once.
@@ -503,7 +543,7 @@ int SandboxProcess::pump(const OutputCallback& onOutput, ResultFrameParser& pars
     readAll(m_err, err);
     readAll(m_result, res);
     readInfo();
-    return m_waitStatus;
+    return false;
 }
 
 } // namespace sandpad::localsandbox

@@ -81,6 +81,10 @@ public:
     // bwrap's own: setupMessage() has it).
     int pump(const OutputCallback& onOutput, ResultFrameParser& parser,
              const std::function<void()>& tick = {}, int tickMs = 0);
+    // A notebook session's execution: like pump(), but also until a whole line arrives on the job
+    // socket (the interpreter's "done N"), which goes into *line; then what the pipes hold is
+    // drained without waiting and the process goes on. False when the process exited first.
+    bool pumpUntilJobLine(const OutputCallback& onOutput, ResultFrameParser& parser, QByteArray* line);
     // What bwrap/setpriv printed when the sandbox never started the program.
     QString setupMessage() const;
 
@@ -96,6 +100,9 @@ public:
 
 private:
     void readInfo();
+    // pump()'s loop; with jobLine set it also returns (true) once a line came on the job socket.
+    bool pumpLoop(const OutputCallback& onOutput, ResultFrameParser& parser, const std::function<void()>& tick,
+                  int tickMs, QByteArray* jobLine);
     bool readAll(Fd& fd, const std::function<void(const char*, qint64)>& sink); // true at EOF
     void reap(bool block);
 

@@ -1,0 +1,257 @@
+#include "core/providers/local/LocalSessionSandbox.h"
+
+#include "core/providers/local/LocalSandboxInternals.h"
+#include "core/providers/local/MemoryWatchdog.h"
+#include "core/providers/local/RunStopper.h"
+#include "core/providers/local/SandboxMemory.h"
+#include "core/providers/local/SandboxProcess.h"
+#include "core/providers/local/StrayProcesses.h"
+#include "core/runtime/ResultFrameParser.h"
+#include "core/runtime/RuntimeProgram.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/sandbox/RunControl.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+
+#include <csignal>
+#include <optional>
+#include <poll.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace sandpad {
+
+using namespace localsandbox;
+
+namespace {
+
+constexpr int kStrayTimeoutMs = 10000;
+
+QString sessionFile(Language language)
+{
+    return language == Language::Python ? QStringLiteral("/sandpad/session.py") : QStringLiteral("/sandpad/session.mjs");
+}
+
+} // namespace
+
+LocalSessionSandbox::LocalSessionSandbox(std::unique_ptr<LocalSandbox> warm, Language language)
+    : m_sandbox(std::move(warm)), m_language(language)
+{
+}
+
+LocalSessionSandbox::~LocalSessionSandbox()
+{
+    destroy();
+}
+
+void LocalSessionSandbox::fail(const QString& why)
+{
+    m_dead = true;
+    destroy();
+    throw ProviderError(ProviderError::Kind::Io, QStringLiteral("The session could not be started: %1").arg(why));
+}
+
+void LocalSessionSandbox::start(RunControl& control, int timeoutMs)
+{
+    if (!m_sandbox || !m_sandbox->m_warm)
+        fail(QStringLiteral("no pre-started sandbox"));
+    std::atomic<bool> never{false};
+    if (!m_sandbox->waitReady(timeoutMs, &never))
+        fail(QStringLiteral("the pre-started sandbox did not start: %1").arg(m_sandbox->m_warm ? m_sandbox->m_warm->setupMessage() : QString()));
+    const QByteArray runtime = RuntimeProgram::sessionSource(m_language);
+    if (runtime.isEmpty())
+        fail(QStringLiteral("the session runtime is missing from this build"));
+    m_sandbox->writeFiles({SandboxFile{sessionFile(m_language), runtime, 0644}});
+    SandboxProcess& process = *m_sandbox->m_warm;
+    process.discardOutput();
+    if (!sendAll(process.jobFd(), m_sandbox->jobBytes(QByteArrayLiteral("--session")), 10000))
+        fail(QStringLiteral("the pre-started sandbox did not take the session"));
+    m_sandbox->m_warmFiles = m_sandbox->m_files; // the wrapper and the session runtime stay placed
+    // The session's "ready" on the job socket; what it printed before is noise of its start.
+    QElapsedTimer clock;
+    clock.start();
+    QByteArray line;
+    while (!line.endsWith('\n')) {
+        if (clock.elapsed() > timeoutMs || control.isCancelled() || process.hasExited())
+            fail(control.isCancelled() ? QStringLiteral("cancelled") : QStringLiteral("the session did not report ready"));
+        pollfd p{process.jobFd(), POLLIN, 0};
+        ::poll(&p, 1, 100);
+        process.discardOutput();
+        process.readStatus();
+        char buf[64];
+        const ssize_t n = ::read(process.jobFd(), buf, sizeof buf);
+        if (n == 0)
+            fail(QStringLiteral("the session's interpreter ended"));
+        if (n > 0)
+            line.append(buf, n);
+    }
+    if (line != "ready\n")
+        fail(QStringLiteral("the session said %1").arg(QString::fromUtf8(line.trimmed().left(200))));
+    QMutexLocker lock(&m_signalMutex);
+    m_interpreterPid = m_sandbox->m_interpreterPid;
+    m_interpreterFd = m_interpreterPid > 0 ? int(::syscall(SYS_pidfd_open, m_interpreterPid, 0)) : -1;
+}
+
+QString LocalSessionSandbox::id() const { return m_sandbox->id(); }
+QString LocalSessionSandbox::workDir() const { return m_sandbox->workDir(); }
+QString LocalSessionSandbox::interpreter(Language language) const { return m_sandbox->interpreter(language); }
+QStringList LocalSessionSandbox::pipArguments() const { return m_sandbox->pipArguments(); }
+int LocalSessionSandbox::pid1() const { return m_sandbox && m_sandbox->m_warm ? m_sandbox->m_warm->pid1() : -1; }
+
+void LocalSessionSandbox::writeFiles(const QList<SandboxFile>& files)
+{
+    m_sandbox->writeFiles(files);
+}
+
+CommandOutcome LocalSessionSandbox::run(const SandboxCommand& command, const OutputCallback& onOutput,
+                                        RunControl& control)
+{
+    if (m_dead || !m_sandbox->m_warm || !isAlive())
+        throw ProviderError(ProviderError::Kind::Io, QStringLiteral("The session has ended"));
+    if (command.argv.size() != 3 || command.argv[2].contains(u'\n') || command.argv[2].contains(u'\t'))
+        throw ProviderError(ProviderError::Kind::Io, QStringLiteral("A session runs only the runtime's program command"));
+    CommandOutcome outcome;
+    if (control.isCancelled()) {
+        outcome.cancelled = true;
+        outcome.detail = QStringLiteral("cancelled before start");
+        return outcome;
+    }
+    m_sandbox->m_results.clear();
+    m_sandbox->m_truncated.clear();
+    m_sandbox->m_resultError.clear();
+    SandboxProcess& process = *m_sandbox->m_warm;
+    const qint64 timeoutMs = command.timeoutMs > 0 ? command.timeoutMs : m_sandbox->options().deadlineSeconds * 1000LL;
+    const QByteArray limits = m_sandbox->applyJobLimits(timeoutMs, true, !m_limitsSet);
+    m_limitsSet = true;
+
+    ResultFrameParser parser(LocalSandbox::kMaxResultBytes);
+    RunStopper stopper(control, [&process] { process.kill(); });
+    std::optional<MemoryWatchdog> watchdog;
+    const qint64 limit = m_sandbox->options().memoryLimitMb * kMiB;
+    if (limit > 0 && process.pid1() > 0) {
+        QStringList mounts = SandboxMemory::defaultTmpfsMounts();
+        mounts << workDir();
+        watchdog.emplace(SandboxMemory(process.pid1(), mounts), limit, [&process] { process.kill(); });
+    }
+    process.discardOutput(); // what background threads printed between executions
+    if (!sendAll(process.jobFd(), m_sandbox->jobBytes(QFile::encodeName(command.argv[2]) + limits), 10000)) {
+        m_dead = true;
+        throw ProviderError(ProviderError::Kind::Io, QStringLiteral("The session did not take the execution"));
+    }
+    stopper.start(timeoutMs);
+    if (watchdog)
+        watchdog->start();
+    {
+        QMutexLocker lock(&m_signalMutex);
+        m_executing = true;
+        if (m_pendingInterrupt && m_interpreterFd >= 0) // the session holds it until the code starts
+            ::syscall(SYS_pidfd_send_signal, m_interpreterFd, SIGINT, nullptr, 0);
+        m_pendingInterrupt = false;
+    }
+    QByteArray line;
+    const bool done = process.pumpUntilJobLine(onOutput, parser, &line);
+    {
+        QMutexLocker lock(&m_signalMutex);
+        m_executing = false;
+        m_pendingInterrupt = false;
+    }
+    stopper.stop();
+    if (watchdog)
+        watchdog->stop();
+    ++m_executions;
+    parser.finish();
+    for (auto it = parser.files().begin(); it != parser.files().end(); ++it)
+        m_sandbox->m_results.insert(it.key(), it.value());
+    m_sandbox->m_truncated = parser.truncatedNames();
+    m_sandbox->m_resultError = parser.protocolError();
+    outcome.programStarted = m_sandbox->m_results.contains(QStringLiteral("started"));
+
+    if (watchdog && watchdog->exceeded() && !control.isCancelled()) {
+        m_dead = true;
+        outcome.limitExceeded = watchdog->message();
+        outcome.detail = QStringLiteral("stopped at the memory limit; the session ended");
+        return outcome;
+    }
+    if (stopper.stopped()) {
+        m_dead = true;
+        return stopper.outcome();
+    }
+    if (!done || line != QByteArrayLiteral("done ") + QByteArray::number(m_executions)) {
+        // The interpreter ended in the middle (os._exit, a signal, process.exit) or broke the
+        // protocol: the program's own end; the session is over.
+        m_dead = true;
+        const InitStatus& init = process.initStatus();
+        if (init.exitCode)
+            outcome.exitCode = *init.exitCode;
+        else if (init.signal)
+            outcome.exitCode = 128 + *init.signal;
+        outcome.detail = done ? QStringLiteral("the session's interpreter broke its protocol (%1)").arg(QString::fromUtf8(line.left(80)))
+                              : QStringLiteral("the session's interpreter ended (%1)")
+                                    .arg(init.signal ? QStringLiteral("signal %1").arg(*init.signal)
+                                                     : QStringLiteral("exit code %1").arg(init.exitCode.value_or(-1)));
+        return outcome;
+    }
+    outcome.exitCode = 0;
+    if (!m_sandbox->m_resultError.isEmpty())
+        outcome.detail = QStringLiteral("the result channel was malformed: %1").arg(m_sandbox->m_resultError);
+    return outcome;
+}
+
+std::optional<QByteArray> LocalSessionSandbox::readFile(const QString& path)
+{
+    return m_sandbox->readFile(path);
+}
+
+void LocalSessionSandbox::interrupt()
+{
+    QMutexLocker lock(&m_signalMutex);
+    if (m_executing && m_interpreterFd >= 0)
+        ::syscall(SYS_pidfd_send_signal, m_interpreterFd, SIGINT, nullptr, 0);
+    else
+        m_pendingInterrupt = true; // acquired, the job not sent yet
+}
+
+bool LocalSessionSandbox::isAlive()
+{
+    return !m_dead && m_sandbox && m_sandbox->isWarmAlive();
+}
+
+CleanupReport LocalSessionSandbox::endExecution()
+{
+    {
+        QMutexLocker lock(&m_signalMutex);
+        m_pendingInterrupt = false; // a late interrupt is not the next execution's
+    }
+    CleanupReport report;
+    m_lastStrays = 0;
+    if (!isAlive()) {
+        // The whole sandbox went (deadline, cancel, crash): confirm it like a one-run sandbox.
+        m_dead = true;
+        if (m_sandbox->m_warm)
+            m_sandbox->retire(std::move(m_sandbox->m_warm));
+        report.confirmed = m_sandbox->m_cleanupProblems.isEmpty();
+        report.detail = m_sandbox->m_cleanupProblems.join(QStringLiteral("; "));
+        return report;
+    }
+    QString detail;
+    report.confirmed = StrayProcesses::killAll(pid1(), m_interpreterPid, kStrayTimeoutMs, &m_lastStrays, &detail);
+    report.detail = detail;
+    return report;
+}
+
+CleanupReport LocalSessionSandbox::destroy()
+{
+    {
+        QMutexLocker lock(&m_signalMutex);
+        if (m_interpreterFd >= 0)
+            ::close(m_interpreterFd);
+        m_interpreterFd = -1;
+    }
+    m_dead = true;
+    if (!m_sandbox)
+        return {true, {}};
+    return m_sandbox->destroy();
+}
+
+} // namespace sandpad

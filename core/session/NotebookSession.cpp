@@ -1,0 +1,350 @@
+#include "core/session/NotebookSession.h"
+
+#include "core/engine/Executor.h"
+#include "core/engine/SessionLease.h"
+#include "core/run/ExecutionRequest.h"
+#include "core/run/Run.h"
+#include "core/sandbox/ProviderError.h"
+#include "core/sandbox/Sandbox.h"
+#include "core/sandbox/RunControl.h"
+#include "core/sandbox/SandboxProvider.h"
+#include "core/sandbox/SessionSandbox.h"
+#include "core/session/SessionEnd.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <set>
+
+namespace sandpad {
+
+class SessionRunLease;
+
+// What the owner (GUI thread) and the runs' worker threads share; guarded by `mutex`.
+struct NotebookSessionState {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::map<Language, std::unique_ptr<SessionSandbox>> sandboxes;
+    std::map<Language, QString> providers; // who runs each sandbox (for its end's ledger row)
+    // Executions run one at a time, in the order they were started: a ticket each.
+    quint64 nextTicket = 0;
+    quint64 serving = 0;
+    std::set<quint64> done;
+    // The execution going on.
+    SessionSandbox* current = nullptr;
+    RunControl* control = nullptr;
+    SessionRunLease* lease = nullptr;
+    Language currentLanguage = Language::Python;
+    int interrupts = 0;
+    bool pendingInterrupt = false; // an interrupt before the next execution had the sandbox
+    bool restartCurrent = false;
+    int executions = 0;
+    bool closed = false;
+    QObject* owner = nullptr; // the NotebookSession while it exists: sessionEnded goes there
+    QList<SessionVariable> variables;
+    UsageLedger* ledger = nullptr;
+
+    void finishTicket(quint64 ticket)
+    {
+        done.insert(ticket);
+        while (done.erase(serving))
+            ++serving;
+        changed.notify_all();
+    }
+
+    // Under the lock: ends a language's sandbox, confirms it and records its end.
+    void endSandbox(Language language, const QString& why)
+    {
+        auto it = sandboxes.find(language);
+        if (it == sandboxes.end() || !it->second)
+            return;
+        std::unique_ptr<SessionSandbox> sandbox = std::move(it->second);
+        sandboxes.erase(it);
+        SessionEnd end;
+        end.provider = providers[language];
+        end.language = language;
+        end.title = QStringLiteral("session (%1)").arg(languageName(language));
+        end.why = why;
+        end.cleanup = sandbox->destroy();
+        variables.clear();
+        end.record(ledger);
+        if (owner) {
+            QObject* target = owner;
+            QMetaObject::invokeMethod(target, [target, why] {
+                emit static_cast<NotebookSession*>(target)->sessionEnded(why);
+                emit static_cast<NotebookSession*>(target)->variablesChanged();
+            }, Qt::QueuedConnection);
+        }
+    }
+};
+
+// One execution's hold on the session (SessionLease for the Executor).
+class SessionRunLease : public SessionLease {
+public:
+    SessionRunLease(std::shared_ptr<NotebookSessionState> state, quint64 ticket,
+                    std::shared_ptr<SandboxProvider> provider, Language language)
+        : m_state(std::move(state)), m_ticket(ticket), m_provider(std::move(provider)), m_language(language)
+    {
+    }
+
+    ~SessionRunLease() override
+    {
+        std::lock_guard lock(m_state->mutex);
+        if (m_state->lease == this) {
+            m_state->current = nullptr;
+            m_state->control = nullptr;
+            m_state->lease = nullptr;
+        }
+        m_state->finishTicket(m_ticket);
+    }
+
+    SessionSandbox& acquire(const SandboxOptions& options, RunControl& control) override
+    {
+        using namespace std::chrono_literals;
+        std::unique_lock lock(m_state->mutex);
+        // Sliced only to notice a cancel (RunControl has no waitable handle).
+        while (m_state->serving != m_ticket) {
+            if (control.isCancelled())
+                throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Cancelled"));
+            m_state->changed.wait_for(lock, 50ms);
+        }
+        if (m_state->closed)
+            throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("The session has ended"));
+        auto& slot = m_state->sandboxes[m_language];
+        if (slot && !slot->isAlive())
+            m_state->endSandbox(m_language, QStringLiteral("its interpreter had ended"));
+        if (!m_state->sandboxes[m_language]) {
+            m_state->sandboxes.erase(m_language);
+            if (!m_provider || !m_provider->supportsSessions())
+                throw ProviderError(ProviderError::Kind::NotConfigured, QStringLiteral("This provider runs every cell fresh"));
+            lock.unlock(); // starting takes a while; the ticket keeps the session to this run
+            std::unique_ptr<SessionSandbox> created = m_provider->createSession(options, control);
+            lock.lock();
+            if (m_state->closed) {
+                created->destroy();
+                throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("The session has ended"));
+            }
+            m_state->providers[m_language] = m_provider->name();
+            m_state->sandboxes[m_language] = std::move(created);
+            m_state->executions = 0;
+        }
+        SessionSandbox* sandbox = m_state->sandboxes[m_language].get();
+        m_state->current = sandbox;
+        m_state->control = &control;
+        m_state->lease = this;
+        m_state->currentLanguage = m_language;
+        m_state->interrupts = 0;
+        m_state->restartCurrent = false;
+        m_count = ++m_state->executions;
+        m_acquired = true;
+        if (m_state->pendingInterrupt) {
+            m_state->pendingInterrupt = false;
+            m_state->interrupts = 1;
+            markInterrupted();
+            sandbox->interrupt(); // held by the sandbox until the execution's code starts
+        }
+        return *sandbox;
+    }
+
+    CleanupReport release(const CommandOutcome& outcome, QString* note) override
+    {
+        CleanupReport report{true, {}};
+        if (!m_acquired)
+            return report;
+        m_acquired = false;
+        SessionSandbox* sandbox = nullptr;
+        {
+            std::lock_guard lock(m_state->mutex);
+            sandbox = m_state->current;
+        }
+        // Outside the lock (interrupt() must not wait for it); the ticket keeps the sandbox ours.
+        if (sandbox)
+            report = sandbox->endExecution();
+        std::lock_guard lock(m_state->mutex);
+        if (sandbox && (!sandbox->isAlive() || m_state->closed || m_state->restartCurrent)) {
+            QString why;
+            if (m_state->closed)
+                why = QStringLiteral("ended by its owner");
+            else if (m_state->restartCurrent)
+                why = QStringLiteral("restarted");
+            else if (outcome.timedOut)
+                why = QStringLiteral("the execution passed its deadline");
+            else if (m_state->interrupts >= 2)
+                why = QStringLiteral("interrupted twice");
+            else if (outcome.cancelled)
+                why = QStringLiteral("the execution was stopped");
+            else if (!outcome.limitExceeded.isEmpty())
+                why = QStringLiteral("the memory limit");
+            else
+                why = QStringLiteral("its interpreter ended");
+            if (note)
+                *note = m_state->closed || m_state->restartCurrent
+                    ? QStringLiteral("the session ended (%1)").arg(why)
+                    : QStringLiteral("the session was restarted (%1): its state is lost").arg(why);
+            m_state->endSandbox(m_language, why);
+            m_state->executions = 0;
+        }
+        m_state->current = nullptr;
+        m_state->control = nullptr;
+        m_state->lease = nullptr;
+        m_state->restartCurrent = false;
+        m_state->finishTicket(m_ticket);
+        if (m_state->serving == m_state->nextTicket)
+            m_state->pendingInterrupt = false;
+        return report;
+    }
+
+    void collect(Sandbox& sandbox, const QString& outDir) override
+    {
+        const std::optional<QByteArray> listing = sandbox.readFile(outDir + QStringLiteral("/variables.json"));
+        if (!listing)
+            return;
+        QList<SessionVariable> variables = SessionVariables::parse(*listing);
+        std::lock_guard lock(m_state->mutex);
+        m_state->variables = std::move(variables);
+        if (QObject* target = m_state->owner)
+            QMetaObject::invokeMethod(target, [target] { emit static_cast<NotebookSession*>(target)->variablesChanged(); },
+                                      Qt::QueuedConnection);
+    }
+
+    int executionCount() const override { return m_count; }
+    bool interrupted() const override { return m_interrupted.load(); }
+    void markInterrupted() { m_interrupted = true; }
+
+private:
+    std::shared_ptr<NotebookSessionState> m_state;
+    quint64 m_ticket;
+    std::shared_ptr<SandboxProvider> m_provider;
+    Language m_language;
+    bool m_acquired = false;
+    int m_count = 0;
+    std::atomic<bool> m_interrupted{false};
+};
+
+NotebookSession::NotebookSession(Executor* executor, QObject* parent)
+    : QObject(parent), m_executor(executor), m_state(std::make_shared<NotebookSessionState>())
+{
+    m_state->owner = this;
+    m_state->ledger = executor ? executor->ledger() : nullptr;
+    m_idle.setSingleShot(true);
+    m_idle.setInterval(m_idleSeconds * 1000);
+    connect(&m_idle, &QTimer::timeout, this, &NotebookSession::endIdle);
+}
+
+NotebookSession::~NotebookSession()
+{
+    std::lock_guard lock(m_state->mutex);
+    m_state->closed = true;
+    m_state->owner = nullptr;
+    if (m_state->control)
+        m_state->control->cancel(); // its run ends the sandbox when it releases it
+    for (Language language : {Language::Python, Language::JavaScript})
+        if (!m_state->current || m_state->currentLanguage != language)
+            m_state->endSandbox(language, QStringLiteral("ended by its owner"));
+}
+
+bool NotebookSession::sessionsSupported() const
+{
+    return m_executor && m_executor->provider() && m_executor->provider()->supportsSessions();
+}
+
+Run* NotebookSession::execute(Language language, const QString& code, const QString& title, RunOrigin origin)
+{
+    const ExecutionRequest request = ExecutionRequest::adHoc(language, code, title);
+    Run* run = nullptr;
+    if (!sessionsSupported()) {
+        run = m_executor->start(request, origin); // this provider runs every cell fresh
+    } else {
+        quint64 ticket;
+        {
+            std::lock_guard lock(m_state->mutex);
+            ticket = m_state->nextTicket++;
+        }
+        auto lease = std::make_shared<SessionRunLease>(m_state, ticket, m_executor->provider(), language);
+        run = m_executor->start(request, origin, lease);
+    }
+    ++m_running;
+    m_idle.stop();
+    connect(run, &Run::finished, this, [this] {
+        if (--m_running == 0)
+            m_idle.start();
+    });
+    emit runStarted(run);
+    return run;
+}
+
+void NotebookSession::interrupt()
+{
+    std::lock_guard lock(m_state->mutex);
+    if (!m_state->current || !m_state->lease) {
+        // Between the start of an execution and its sandbox: it is interrupted when it gets it.
+        if (m_state->serving != m_state->nextTicket)
+            m_state->pendingInterrupt = true;
+        return;
+    }
+    if (m_state->interrupts == 0) {
+        m_state->interrupts = 1;
+        m_state->lease->markInterrupted();
+        m_state->current->interrupt();
+    } else {
+        m_state->interrupts = 2;
+        if (m_state->control)
+            m_state->control->cancel(); // kills the sandbox; the run's release restarts the session
+    }
+}
+
+void NotebookSession::restart()
+{
+    std::lock_guard lock(m_state->mutex);
+    for (Language language : {Language::Python, Language::JavaScript}) {
+        if (m_state->current && m_state->currentLanguage == language) {
+            m_state->restartCurrent = true;
+            if (m_state->control)
+                m_state->control->cancel();
+        } else {
+            m_state->endSandbox(language, QStringLiteral("restarted"));
+        }
+    }
+    m_state->executions = 0;
+}
+
+bool NotebookSession::isRunning() const
+{
+    return m_running > 0;
+}
+
+int NotebookSession::executionCount() const
+{
+    std::lock_guard lock(m_state->mutex);
+    return m_state->executions;
+}
+
+QList<SessionVariable> NotebookSession::variables() const
+{
+    std::lock_guard lock(m_state->mutex);
+    return m_state->variables;
+}
+
+void NotebookSession::setIdleSeconds(int seconds)
+{
+    m_idleSeconds = qMax(1, seconds);
+    m_idle.setInterval(m_idleSeconds * 1000);
+    if (m_idle.isActive())
+        m_idle.start();
+}
+
+void NotebookSession::endIdle()
+{
+    std::lock_guard lock(m_state->mutex);
+    if (m_state->current || m_state->serving != m_state->nextTicket)
+        return; // an execution came meanwhile
+    const QString why = m_idleSeconds % 60 == 0 ? QStringLiteral("idle for %1 min").arg(m_idleSeconds / 60)
+                                                : QStringLiteral("idle for %1 s").arg(m_idleSeconds);
+    for (Language language : {Language::Python, Language::JavaScript})
+        m_state->endSandbox(language, why);
+    m_state->executions = 0;
+}
+
+} // namespace sandpad

@@ -1,0 +1,68 @@
+#pragma once
+
+#include "core/language/Language.h"
+#include "core/run/RunOrigin.h"
+#include "core/session/SessionVariables.h"
+
+#include <QObject>
+#include <QTimer>
+#include <memory>
+
+namespace sandpad {
+
+class Executor;
+class Run;
+struct NotebookSessionState;
+
+// A notebook session (issue 13, docs/runtime-protocol.md "Sessions"): the state of one owner (an
+// editor tab, `sandpad-run --session`) kept from execution to execution in one long-lived sandbox
+// per language, created through the Executor's provider. Each execution is a Run through the
+// Executor - one object from request to history, one ledger row - that borrows the session's
+// sandbox instead of creating one; executions run one at a time, in the order they were started.
+// A session's sandbox ends (confirmed, and recorded at $0) when it is restarted, sits idle past
+// idleSeconds(), dies (a deadline, a second interrupt, the memory limit), or this object goes.
+// A provider without sessions runs every execution fresh (sessionsSupported() says so). GUI thread.
+class NotebookSession : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kDefaultIdleSeconds = 30 * 60;
+
+    explicit NotebookSession(Executor* executor, QObject* parent = nullptr);
+    ~NotebookSession() override; // ends the session: nothing of it outlives its owner
+
+    // Whether the Executor's provider keeps sessions; otherwise every cell runs fresh.
+    bool sessionsSupported() const;
+    // Runs code in the session (started on first use). Returns at once, like Executor::start.
+    Run* execute(Language language, const QString& code, const QString& title, RunOrigin origin = {});
+    // The first interrupt of an execution raises KeyboardInterrupt (Python) / stops the awaited
+    // evaluation (JavaScript) and keeps the state; a second one kills and restarts the session.
+    void interrupt();
+    // Ends the session's sandboxes (an execution going on is stopped); the next execution starts
+    // from nothing in a fresh sandbox.
+    void restart();
+    bool isRunning() const;      // an execution started here has not finished
+    int executionCount() const;  // executions sent to the current sandboxes since the last (re)start
+
+    // The user's variables after the last execution that listed them (the variable explorer).
+    QList<SessionVariable> variables() const;
+
+    void setIdleSeconds(int seconds);
+    int idleSeconds() const { return m_idleSeconds; }
+
+signals:
+    // A session's sandbox ended: why ("restarted", "idle for 30 min", "the execution's deadline
+    // passed"...); the next execution starts a fresh one.
+    void sessionEnded(const QString& why);
+    void runStarted(sandpad::Run* run);
+    void variablesChanged();
+
+private:
+    void endIdle();
+    Executor* m_executor;
+    std::shared_ptr<NotebookSessionState> m_state;
+    QTimer m_idle;
+    int m_idleSeconds = kDefaultIdleSeconds;
+    int m_running = 0;
+};
+
+} // namespace sandpad

@@ -1,0 +1,242 @@
+// Sandpad's JavaScript notebook session (docs/runtime-protocol.md, "Sessions").
+//
+// A pre-started wrapper (`node wrapper.mjs --warm`) that is sent the job `--session` imports this
+// module and calls serve(): from then on one node process runs execution after execution in one
+// context. Each execution is evaluated through the in-process inspector in V8's REPL mode (what a
+// DevTools console does): top-level let/const/class/functions persist and may be declared again
+// by a rerun cell, and top-level await works. Static imports become dynamic ones on the same line
+// (line numbers kept). The wrapper's own pieces come in as `W`, never copied.
+
+import fs from "node:fs";
+import inspector from "node:inspector";
+import net from "node:net";
+import path from "node:path";
+import util from "node:util";
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+
+const STASH = "__sandpadStash_" + process.pid;
+const IMPORT = "__sandpadImport";
+const MISSING = Symbol("missing");
+
+// `import x from "m"` and friends, one line each, become `const ... = await import("m")`; every
+// `import(` then goes through the session's own import, which resolves against /sandpad.
+function rewriteImports(source) {
+    const names = (list) => list.split(",").map((s) => s.trim()).filter(Boolean)
+        .map((s) => s.replace(/^(\S+)\s+as\s+(\S+)$/, "$1: $2")).join(", ");
+    const spec = `(['"][^'"\\n]+['"])`;
+    const rules = [
+        [new RegExp(`^(\\s*)import\\s+\\*\\s+as\\s+([\\w$]+)\\s+from\\s+${spec}`), (m, i, ns, s) => `${i}const ${ns} = await import(${s})`],
+        [new RegExp(`^(\\s*)import\\s+([\\w$]+)\\s*,\\s*\\{([^}]*)\\}\\s*from\\s+${spec}`),
+            (m, i, d, list, s) => `${i}const {default: ${d}, ${names(list)}} = await import(${s})`],
+        [new RegExp(`^(\\s*)import\\s*\\{([^}]*)\\}\\s*from\\s+${spec}`), (m, i, list, s) => `${i}const {${names(list)}} = await import(${s})`],
+        [new RegExp(`^(\\s*)import\\s+([\\w$]+)\\s+from\\s+${spec}`), (m, i, d, s) => `${i}const {default: ${d}} = await import(${s})`],
+        [new RegExp(`^(\\s*)import\\s+${spec}`), (m, i, s) => `${i}await import(${s})`],
+    ];
+    return source.split("\n").map((line) => {
+        for (const [pattern, replace] of rules)
+            if (pattern.test(line))
+                return line.replace(pattern, replace);
+        return line;
+    }).join("\n").replace(/(^|[^\w$.])import\s*\(/g, `$1${IMPORT}(`);
+}
+
+function sessionImport(specifier) {
+    const text = String(specifier);
+    if (text.startsWith("./") || text.startsWith("../") || text.startsWith("/"))
+        return import(pathToFileURL(path.resolve("/sandpad", text)).href);
+    return import(text);
+}
+
+export async function serve(jobFd, W) {
+    const emit = W.makeChannel(W.takeResultFd(), "/sandpad/out");
+    const session = new inspector.Session();
+    session.connect();
+    const post = (method, params) => new Promise((resolve) => {
+        session.post(method, params, (error, answer) => resolve({ error, answer }));
+    });
+    // A value the inspector holds (objectId) into this realm, without copying it.
+    const fetch = async (remote) => {
+        if (!remote || remote.type === "undefined")
+            return undefined;
+        if (remote.objectId) {
+            await post("Runtime.callFunctionOn", {
+                objectId: remote.objectId,
+                functionDeclaration: `function() { "use strict"; globalThis[${JSON.stringify(STASH)}] = this; }`,
+            });
+            const value = globalThis[STASH];
+            delete globalThis[STASH];
+            return value;
+        }
+        if ("unserializableValue" in remote) {
+            const u = remote.unserializableValue;
+            return u.endsWith("n") ? BigInt(u.slice(0, -1)) : Number(u);
+        }
+        return remote.value;
+    };
+
+    globalThis[IMPORT] = sessionImport;
+    globalThis.require = createRequire("/sandpad/main.mjs");
+    const socket = new net.Socket({ fd: jobFd, readable: true, writable: true });
+    let current = null; // the execution going on: { interrupt }
+    let preparing = false; // an interrupt that comes before the evaluation starts waits for it
+    let pending = false;
+    let previous = { result: MISSING, results: MISSING, chart: MISSING };
+
+    process.on("SIGINT", () => {
+        if (current)
+            current.interrupt();
+        else if (preparing)
+            pending = true;
+    });
+    // Errors thrown later (timers, unawaited promises) belong to whichever execution is running;
+    // between executions they are shown and the session goes on.
+    const late = (e) => {
+        if (current)
+            current.fail(e);
+        else
+            process.stderr.write(`${e && e.stack ? e.stack : util.inspect(e)}\n`);
+    };
+    process.on("uncaughtException", late);
+    process.on("unhandledRejection", late);
+
+    const execute = async (manifestPath) => {
+        preparing = true;
+        const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"));
+        const title = manifest.title || path.basename(manifest.code_path);
+        emit("started", "");
+        const source = fs.readFileSync(manifest.code_path, "utf8");
+        const restoreOut = W.batch(process.stdout);
+        const restoreErr = W.batch(process.stderr);
+        let error = null;
+        let interrupted = null;
+        const stopped = new Promise((resolve) => {
+            current = {
+                interrupt: () => resolve("interrupted"),
+                fail: (e) => resolve({ late: e }),
+            };
+            if (pending)
+                resolve("interrupted");
+        });
+        preparing = false;
+        pending = false;
+        const describe = (e) => {
+            const d = W.describeError(e, sourceUrl, pathToFileURL(manifest.code_path).href, title);
+            d.traceback = d.traceback.split("\n").filter((line) => {
+                const frame = line.trim();
+                return !frame.startsWith("at ") || !(frame.includes("session.mjs") || frame.includes("(node:")
+                    || frame.startsWith("at node:") || frame === "at new Promise (<anonymous>)");
+            }).join("\n");
+            return d;
+        };
+        let shown;
+        const sourceUrl = title.replace(/\s/g, "_");
+        const evaluation = post("Runtime.evaluate", {
+            expression: `${rewriteImports(source)}\n//# sourceURL=${sourceUrl}`,
+            replMode: true, awaitPromise: true, objectGroup: "execution",
+        });
+        const outcome = await Promise.race([evaluation, stopped]);
+        if (outcome === "interrupted") {
+            error = { name: "KeyboardInterrupt", value: "the execution was interrupted (its state is kept)", traceback: "" };
+        } else if (outcome.late !== undefined) {
+            error = describe(outcome.late);
+        } else if (outcome.error) {
+            error = { name: "Error", value: String(outcome.error.message || outcome.error), traceback: "" };
+        } else if (outcome.answer.exceptionDetails) {
+            const details = outcome.answer.exceptionDetails;
+            const thrown = await fetch(details.exception);
+            if (thrown instanceof SyntaxError && !String(thrown.stack).includes(`${sourceUrl}:`)) {
+                // A parse error carries its place only in the details.
+                const line = details.lineNumber + 1;
+                const text = source.split("\n")[details.lineNumber] ?? "";
+                error = { name: "SyntaxError", value: thrown.message,
+                          traceback: `${title}:${line}\n${text}\n${" ".repeat(details.columnNumber)}^\n\nSyntaxError: ${thrown.message}` };
+            } else {
+                error = describe(thrown);
+            }
+        } else {
+            shown = await fetch(outcome.answer.result);
+        }
+        current = null;
+        // result/results/chart as this execution left them (also let/const bindings, which are
+        // not properties of globalThis), each counted only when this execution (re)bound it.
+        const bindings = await post("Runtime.evaluate", {
+            expression: `({result: typeof result === "undefined" ? globalThis[${JSON.stringify(STASH + "m")}] : result,
+                results: typeof results === "undefined" ? globalThis[${JSON.stringify(STASH + "m")}] : results,
+                chart: typeof chart === "undefined" ? globalThis[${JSON.stringify(STASH + "m")}] : chart})`,
+            replMode: true, objectGroup: "execution",
+        });
+        globalThis[STASH + "m"] = MISSING;
+        const now = (!bindings.error && !bindings.answer.exceptionDetails && (await fetch(bindings.answer.result))) || previous;
+        const before = previous;
+        const bound = (name) => now[name] !== MISSING && now[name] !== before[name];
+        previous = now;
+        await post("Runtime.releaseObjectGroup", { objectGroup: "execution" });
+        restoreOut();
+        restoreErr();
+        let result = null;
+        if (bound("result"))
+            result = W.resultText(now.result);
+        else if (bound("results"))
+            result = W.resultText(now.results);
+        else if (shown !== undefined && !error)
+            result = util.inspect(shown, { depth: 6, maxArrayLength: 1000 });
+        const charts = [];
+        let chartError = null;
+        if (bound("chart") && now.chart && typeof now.chart === "object" && !Array.isArray(now.chart)) {
+            const { spec, error: problem } = W.chartJson(now.chart);
+            if (spec !== null)
+                charts.push({ kind: "interactive", spec });
+            chartError = problem;
+        }
+        emit("result.json", JSON.stringify({ status: error ? "error" : "success", result, error, charts, chart_error: chartError }));
+    };
+    globalThis[STASH + "m"] = MISSING;
+
+    // The job socket: files (a JSON header line, then the bytes), then the job line; one job at a time.
+    let buffer = Buffer.alloc(0);
+    let count = 0;
+    let busy = false;
+    const take = async () => {
+        if (busy)
+            return;
+        busy = true;
+        try {
+            for (;;) {
+                const end = buffer.indexOf(10);
+                if (end < 0)
+                    break;
+                const line = buffer.toString("utf8", 0, end);
+                if (line.startsWith("{")) {
+                    const header = JSON.parse(line);
+                    if (buffer.length < end + 1 + header.size)
+                        break; // the rest of the file is still coming
+                    W.placeFile(header.name, header.mode, buffer.subarray(end + 1, end + 1 + header.size));
+                    buffer = buffer.subarray(end + 1 + header.size);
+                    continue;
+                }
+                buffer = buffer.subarray(end + 1);
+                const fields = line.split("\t");
+                ++count;
+                try {
+                    if (fields.length === 4)
+                        spawnSync("/usr/bin/prlimit", ["--pid", String(process.pid), `--cpu=${fields[1]}:${fields[2]}`], { stdio: "ignore" });
+                    await execute(fields[0].trim());
+                } catch (e) {
+                    process.stderr.write(`Sandpad session failed: ${e && e.stack ? e.stack : e}\n`);
+                }
+                socket.write(`done ${count}\n`);
+            }
+        } finally {
+            busy = false;
+        }
+    };
+    socket.on("data", (chunk) => {
+        buffer = Buffer.concat([buffer, chunk]);
+        take();
+    });
+    socket.write("ready\n");
+    await new Promise((resolve) => socket.on("end", resolve));
+    process.exit(0); // the host ended the session
+}

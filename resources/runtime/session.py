@@ -1,0 +1,243 @@
+# Sandpad's Python notebook session (docs/runtime-protocol.md, "Sessions").
+#
+# A pre-started wrapper (`wrapper.py --warm`) that is sent the job `--session` compiles this file and
+# calls serve(): from then on one interpreter runs execution after execution in one `__main__`
+# namespace that persists. Each execution has the wrapper's semantics (result/results, every open
+# figure, the chart dict, errors with the editor's line numbers, `!pip install`), plus Jupyter's
+# Out[n]: a bare last expression's repr is the result unless this execution set result/results.
+# The wrapper's own pieces are used through `W` (the wrapper module), never copied.
+
+import builtins
+import os
+import signal
+import sys
+import types
+
+W = None  # the wrapper module, set by serve()
+
+_MISSING = object()
+# Where an execution is: 0 between executions, 1 preparing it, 2 in the user's code.
+_phase = 0
+_interrupt_pending = False
+
+
+def _on_sigint(signum, frame):
+    # The host interrupts an execution with SIGINT: in the user's code it is KeyboardInterrupt;
+    # while the execution is being prepared it waits for the code; between executions (a late one)
+    # it means nothing.
+    global _interrupt_pending
+    if _phase == 2:
+        raise KeyboardInterrupt
+    if _phase == 1:
+        _interrupt_pending = True
+
+
+def _split_last_expression(source, title):
+    """(body code, last expression code or None), both compiled with the editor's line numbers."""
+    import ast
+    tree = ast.parse(source, title, "exec")
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    body = compile(tree, title, "exec", dont_inherit=True)
+    return body, (compile(last, title, "eval", dont_inherit=True) if last is not None else None)
+
+
+def _bound_now(namespace, before):
+    # A name counts as set by this execution when it was bound (or rebound to another object) in
+    # it: a `chart` or `result` of an earlier cell is not shown again by every later one.
+    return {name: namespace[name] for name in ("result", "results", "chart")
+            if name in namespace and namespace[name] is not before.get(name, _MISSING)}
+
+
+def _execute(namespace, manifest_path, channel):
+    global _phase, _interrupt_pending
+    _phase = 1
+    with open(manifest_path, "rb") as f:
+        manifest = W._json_loads(f.read().decode("utf-8"))
+    code_path = manifest["code_path"]
+    title = manifest.get("title") or os.path.basename(code_path)
+    channel.emit("started", b"")
+    with open(code_path, "rb") as f:
+        source = f.read().decode("utf-8", errors="replace")
+    lines = source.splitlines(True)
+    linecache = sys.modules.get("linecache")
+    if linecache is None:
+        import linecache
+    linecache.cache[title] = (len(source), None, lines, title)  # mtime None: never invalidated
+    namespace["__loader__"] = W._SourceLoader(source)
+    sys.argv = [title]
+    before = {name: namespace.get(name, _MISSING) for name in ("result", "results", "chart")}
+    error = None
+    shown = None
+    packages = manifest.get("packages") or []
+    if packages:
+        target = manifest.get("pip_target") or W._PIP_TARGET
+        if target in sys.path:  # a second install into the session: the path is there already
+            sys.path.remove(target)
+        error = W._COLD._pip_install(packages, manifest.get("pip_args") or [], target)
+    if error is None:
+        try:
+            _phase = 2
+            if _interrupt_pending:
+                raise KeyboardInterrupt
+            body, last = _split_last_expression(source, title)
+            exec(body, namespace)
+            if last is not None:
+                value = eval(last, namespace)
+                if value is not None:
+                    namespace["_"] = value
+                    shown = value
+        except SystemExit as exc:
+            if exc.code not in (None, 0):
+                error = W._COLD._describe_error(exc, title, source)
+        except BaseException as exc:  # KeyboardInterrupt included: the execution still reports
+            error = W._COLD._describe_error(exc, title, source)
+        finally:
+            _phase = 0
+            _interrupt_pending = False
+            if sys.modules.get("__main__") is not _MODULE:
+                sys.modules["__main__"] = _MODULE
+
+    _phase = 0
+    _interrupt_pending = False
+    charts = W._COLD._save_figures(channel.emit) if W._has_figures() else []
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        try:
+            pyplot.close("all")  # as Jupyter's inline backend: a figure is shown by the cell that drew it
+        except Exception:
+            pass
+    bound = _bound_now(namespace, before)
+    chart_error = None
+    chart = bound.get("chart")
+    if isinstance(chart, dict):
+        text, chart_error = W._COLD._chart_json(chart)
+        if text is not None:
+            charts.append({"kind": "interactive", "spec": W._RawJSON(text)})
+    result = W._result_text(bound)
+    if result is None and shown is not None and error is None:
+        try:
+            result = repr(shown)
+        except Exception as exc:
+            result = "<repr() failed: %s: %s>" % (type(exc).__name__, exc)
+    try:
+        channel.emit("variables.json", W._dumps(_variables(namespace)).encode("utf-8"))
+    except Exception as exc:
+        sys.stderr.write("Sandpad: could not list the variables: %s: %s\n" % (type(exc).__name__, exc))
+    W._flush_streams()
+    document = {
+        "status": "error" if error is not None else "success",
+        "result": result,
+        "error": error,
+        "charts": charts,
+        "chart_error": chart_error,
+    }
+    channel.emit("result.json", W._dumps(document).encode("utf-8"))
+
+
+def _short_repr(value):
+    # Bounded however big the value is (a 10-million-item list costs as much as a short one).
+    import reprlib
+    short = reprlib.Repr()
+    short.maxstring = short.maxother = 100
+    short.maxlist = short.maxtuple = short.maxdict = short.maxset = 10
+    return short.repr(value)
+
+
+_VARIABLES_MAX = 500  # a namespace with more user variables lists the first ones (by name)
+
+
+def _variables(namespace):
+    """The user's variables for the variable explorer: name, type, size/shape, memory, a short
+    value. Modules, functions, classes and names starting with "_" are not listed. Each value is
+    described without copying it (shape and nbytes, never the data)."""
+    rows = []
+    for name in sorted(namespace):
+        if name.startswith("_") or len(rows) >= _VARIABLES_MAX:
+            continue
+        value = namespace[name]
+        if isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type)):
+            continue
+        kind = type(value)
+        row = {"name": name, "type": kind.__name__ if kind.__module__ == "builtins" else "%s.%s" % (kind.__module__.split(".")[0], kind.__name__)}
+        try:
+            shape = getattr(value, "shape", None)
+            if isinstance(shape, tuple):
+                row["size"] = " \u00d7 ".join(str(n) for n in shape)
+            elif hasattr(value, "__len__"):
+                row["size"] = str(len(value))
+            nbytes = getattr(value, "nbytes", None)
+            if isinstance(nbytes, int):
+                row["memory"] = nbytes
+            elif hasattr(value, "memory_usage") and callable(value.memory_usage):
+                row["memory"] = int(value.memory_usage(index=True, deep=False).sum())
+            else:
+                row["memory"] = sys.getsizeof(value)
+            text = _short_repr(value) if kind.__module__ == "builtins" else "%s %s" % (row["type"], row.get("size", ""))
+            row["value"] = text if len(text) <= 120 else text[:117] + "..."
+        except Exception as exc:
+            row["value"] = "<%s: %s>" % (type(exc).__name__, exc)
+        rows.append(row)
+    return rows
+
+
+def _apply_limits(fields):
+    # Limits the host could not set itself (docs/local-sandbox.md): the soft CPU limit only moves
+    # up to the hard one, so the session can raise it again for the next execution.
+    if len(fields) != 4:
+        return
+    import resource
+    resource.setrlimit(resource.RLIMIT_CPU, (int(fields[1]), int(fields[2])))
+    if fields[3] != "-":
+        resource.setrlimit(resource.RLIMIT_AS, (int(fields[3]), int(fields[3])))
+
+
+_MODULE = None
+
+
+def serve(wrapper, job_fd):
+    """Runs executions until the host closes the job socket. Each: the job (files, then a line
+    `<manifest path>[\\t<cpu soft>\\t<cpu hard>\\t<as|->]`), its frames on the result channel, then
+    `done <n>` on the job socket."""
+    global W, _MODULE
+    W = wrapper
+    result_fd = W._take_result_fd()
+    channel = W._Channel(result_fd, "/sandpad/out")
+    module = types.ModuleType("__main__")
+    namespace = module.__dict__
+    namespace["__builtins__"] = builtins
+    namespace["__file__"] = "/sandpad/main.py"
+    _MODULE = module
+    sys.modules["__main__"] = module
+    W._utf8_streams()
+    flusher = W._Flusher()
+    flusher.start()
+    signal.signal(signal.SIGINT, _on_sigint)
+    os.write(job_fd, b"ready\n")
+    count = 0
+    while True:
+        try:
+            line = W._read_job(job_fd)
+        except KeyboardInterrupt:  # a late interrupt, between executions
+            continue
+        fields = line.decode("utf-8").rstrip("\n").split("\t")
+        if not fields[0].strip():
+            break  # EOF: the host ended the session
+        count += 1
+        try:
+            _apply_limits(fields)
+            _execute(namespace, fields[0].strip(), channel)
+        except KeyboardInterrupt:
+            pass  # after the user's code: its result has gone or the host notices its absence
+        except BaseException as exc:  # the session's own failure: said on stderr, the host sees no result
+            sys.stderr.write("Sandpad session failed: %s: %s\n" % (type(exc).__name__, exc))
+        W._flush_streams()
+        while True:
+            try:
+                os.write(job_fd, b"done %d\n" % count)
+                break
+            except KeyboardInterrupt:
+                continue
+    flusher.stop()
+    os.close(job_fd)

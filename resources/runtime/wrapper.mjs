@@ -257,6 +257,8 @@ function waitForJob() {
         }
         line = buffer.toString("utf8", 0, end);
         buffer = buffer.subarray(end + 1);
+        if (line === "wake")
+            continue; // sent before "ready" when a run took this sandbox early (nothing to stop here)
         if (!line.startsWith("{"))
             break;
         const header = JSON.parse(line);

@@ -59,6 +59,12 @@ MainWindow::MainWindow(const MainWindowServices& services, QWidget* parent)
     m_runner = new RunCoordinator(m_runs, m_tabs, m_notebook, m_charts, m_status, m_actions, services.documents, this);
     buildSessions();
     m_progress = new RunProgress(m_runs, m_status, [this] { return m_runner->sessionTotalMicros(); }, this);
+    m_progress->setModeSource([this](const Run& run) {
+        auto* page = qobject_cast<EditorPage*>(run.origin().source.data());
+        return page && m_sessions->usesSession(page)
+                   ? RunStatusBar::RunMode::Session
+                   : RunStatusBar::RunMode::Fresh;
+    });
     connectActions();
 
     m_status->setProvider(services.providerName);

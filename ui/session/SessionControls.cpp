@@ -54,6 +54,7 @@ SessionControls::SessionControls(TabSessions* sessions, EditorTabs* tabs, RunCoo
     window->statusBar()->addPermanentWidget(modeLabel);
     variables = new VariableExplorer(window);
     window->addDockWidget(Qt::RightDockWidgetArea, variables);
+    window->resizeDocks({variables}, {300}, Qt::Horizontal); // else a sliver that cuts its text
     if (runMenu)
         runMenu->addAction(variables->toggleViewAction());
 

@@ -18,6 +18,8 @@ VariableExplorer::VariableExplorer(QWidget* parent) : QDockWidget(tr("Variables"
     layout->setContentsMargins(0, 0, 0, 0);
     m_empty = new QLabel(tr("No session variables: run a cell in a session tab."), body);
     m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_empty->setMargin(8);
     m_table = new QTableWidget(0, 5, body);
     m_table->setHorizontalHeaderLabels({tr("Name"), tr("Type"), tr("Size"), tr("Memory"), tr("Value")});
     m_table->horizontalHeader()->setStretchLastSection(true);

@@ -156,13 +156,16 @@ bool Database::probeExisting()
         int version = -1;
         int objects = 0;
         if (ok) {
+            // One statement, one snapshot: read apart, another opener's first migration could
+            // commit in between (version 0 read before, its tables after: "another program").
             QSqlQuery q(db);
-            ok = q.exec(QStringLiteral("PRAGMA user_version")) && q.next();
-            if (ok)
+            ok = q.exec(QStringLiteral("SELECT (SELECT user_version FROM pragma_user_version), "
+                                       "(SELECT count(*) FROM sqlite_master)")) &&
+                 q.next();
+            if (ok) {
                 version = q.value(0).toInt();
-            ok = ok && q.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")) && q.next();
-            if (ok)
-                objects = q.value(0).toInt();
+                objects = q.value(1).toInt();
+            }
             // No full integrity check here: it reads every page, and startup must stay fast.
             if (!ok)
                 why = q.lastError().text();

@@ -126,14 +126,7 @@ def _execute(namespace, manifest_path, channel):
     except Exception as exc:
         sys.stderr.write("Sandpad: could not list the variables: %s: %s\n" % (type(exc).__name__, exc))
     W._flush_streams()
-    document = {
-        "status": "error" if error is not None else "success",
-        "result": result,
-        "error": error,
-        "charts": charts,
-        "chart_error": chart_error,
-    }
-    channel.emit("result.json", W._dumps(document).encode("utf-8"))
+    W._emit_result(channel, error, result, charts, chart_error)
 
 
 def _short_repr(value):

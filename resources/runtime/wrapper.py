@@ -776,6 +776,12 @@ def main(argv):
 
     flusher.stop()
     _flush_streams()
+    _emit_result(channel, error, result, charts, chart_error)
+    return 0
+
+
+def _emit_result(channel, error, result, charts, chart_error):
+    """result.json (docs/runtime-protocol.md): a run's, or a session execution's."""
     document = {
         "status": "error" if error is not None else "success",
         "result": result,
@@ -784,7 +790,6 @@ def main(argv):
         "chart_error": chart_error,
     }
     channel.emit("result.json", _dumps(document).encode("utf-8"))
-    return 0
 
 
 if __name__ == "__main__":

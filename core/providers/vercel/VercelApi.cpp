@@ -9,26 +9,6 @@
 
 namespace sandpad {
 
-namespace {
-constexpr qint64 kLongestRetryAfterMs = 20000; // the SDK (with-retry.js) and HttpClient wait no longer
-
-// The largest Retry-After the answer asks for, in ms; -1 when it names none.
-qint64 retryAfterMs(const HttpResponse& response)
-{
-    qint64 ms = -1;
-    for (const auto& h : response.headers) {
-        const QByteArray name = h.first.toLower();
-        if (name == "retry-after" || name.startsWith("retry-after-")) {
-            bool ok = false;
-            const double seconds = h.second.trimmed().toDouble(&ok);
-            if (ok && seconds >= 0)
-                ms = std::max(ms, qint64(seconds * 1000));
-        }
-    }
-    return ms;
-}
-} // namespace
-
 VercelApi::VercelApi(const VercelConfig& config)
     : m_apiUrl(config.apiUrl), m_bearer(config.bearer()), m_token(config.token), m_oidcToken(config.oidcToken),
       m_teamId(config.effectiveTeamId()), m_projectId(config.effectiveProjectId()),
@@ -136,7 +116,8 @@ QString VercelApi::statusOf(const QJsonObject& answer)
 
 std::optional<qint64> VercelApi::retryDelay(const HttpResponse& response, int attempt)
 {
-    if (retryAfterMs(response) > kLongestRetryAfterMs)
+    // The SDK (with-retry.js) waits no longer than HttpClient does.
+    if (response.retryAfterSeconds() * 1000 > HttpClient::kMaxRetryAfterMs)
         return std::nullopt;
     return HttpClient::retryDelayMs(response, attempt);
 }
@@ -145,7 +126,7 @@ ProviderError VercelApi::rateLimited(const HttpResponse& response, const QString
 {
     return ProviderError(ProviderError::Kind::RateLimited,
                          QStringLiteral("Vercel: rate limited, try again in %1 s (%2)")
-                             .arg(qint64(std::ceil(double(retryAfterMs(response)) / 1000.0)))
+                             .arg(qint64(std::ceil(response.retryAfterSeconds())))
                              .arg(what));
 }
 

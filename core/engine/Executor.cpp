@@ -355,6 +355,16 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
         result.reason = QStringLiteral("interrupted (the session's state is kept)");
     }
 
+    // The result is validated: the notebook shows it now, while the sandbox is torn down and its
+    // cleanup confirmed (a local sandbox's kernel teardown, a remote sandbox's removal request).
+    // The cost follows with finished(), by the seed's rule unchanged.
+    if (ran && (result.status == RunStatus::Success || result.status == RunStatus::Error)) {
+        ExecutionResult validated = result;
+        validated.durationMs = clock.elapsed();
+        validated.message = validated.composeMessage();
+        run.deliverValidated(validated);
+    }
+
     // --- 7. Destroy the sandbox and confirm it is gone (a session's: the execution's processes).
     QString note;
     const CleanupReport cleanup = lease ? lease->release(outcome, &note) : sandbox->destroy();

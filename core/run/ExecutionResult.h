@@ -55,6 +55,9 @@ struct ExecutionResult {
     qint64 costMicros = 0;             // 50000 for a completed run, else 0
     bool cleanupConfirmed = false;
     QString reason;                    // why the cost is 0 (timeout, cancelled, infrastructure...)
+    // Set while the run is only validated (Run::validated): cleanup and the ledger row follow,
+    // costMicros and cleanupConfirmed are not known yet.
+    bool costPending = false;
     QString message;                   // the human text: output, then stderr, then the error
     // A notebook session's execution: its number in the session (In[n]/Out[n]); unset for fresh runs.
     std::optional<int> executionCount;

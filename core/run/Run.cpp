@@ -115,10 +115,16 @@ void Run::deliverResult(const ExecutionResult& result)
         QMetaObject::invokeMethod(this, [this, result] { finish(result); }, Qt::QueuedConnection);
 }
 
-void Run::finish(const ExecutionResult& result)
+void Run::deliverValidated(const ExecutionResult& result)
 {
-    if (m_state == State::Finished)
-        return; // one result, one finished signal
+    if (QThread::currentThread() == thread())
+        validate(result);
+    else
+        QMetaObject::invokeMethod(this, [this, result] { validate(result); }, Qt::QueuedConnection);
+}
+
+void Run::flushAll()
+{
     flush();
     for (QByteArray& partial : m_partialUtf8) {
         if (!partial.isEmpty())
@@ -126,7 +132,29 @@ void Run::finish(const ExecutionResult& result)
                         QString::fromUtf8(partial));
         partial.clear();
     }
+}
+
+void Run::validate(const ExecutionResult& result)
+{
+    if (m_state == State::Validated || m_state == State::Finished)
+        return;
+    flushAll();
     m_result = result;
+    m_result.costPending = true;
+    if (!m_result.startedAt.isValid())
+        m_result.startedAt = m_startedAt;
+    m_state = State::Validated;
+    emit statusChanged(m_state);
+    emit validated(m_result);
+}
+
+void Run::finish(const ExecutionResult& result)
+{
+    if (m_state == State::Finished)
+        return; // one result, one finished signal
+    flushAll();
+    m_result = result;
+    m_result.costPending = false;
     if (m_result.startedAt.isValid())
         m_startedAt = m_result.startedAt;
     else

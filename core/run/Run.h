@@ -14,7 +14,9 @@ namespace sandpad {
 class RunControl;
 
 // One run from request to history: its origin, a status lifecycle (Queued -> Running ->
-// Finished), its live output and, once finished, its ExecutionResult. The notebook entry, the
+// [Validated ->] Finished), its live output and its ExecutionResult: Validated when the result is
+// in but the sandbox's cleanup and the ledger row are still going (the cost is pending), so the
+// notebook can show it at once; Finished when everything is recorded. The notebook entry, the
 // chart pane, the history writer and the document browser all observe the same object; a run
 // loaded from the history is a Run that is finished from the start.
 //
@@ -24,7 +26,7 @@ class RunControl;
 class Run : public QObject {
     Q_OBJECT
 public:
-    enum class State { Queued, Running, Finished };
+    enum class State { Queued, Running, Validated, Finished };
     Q_ENUM(State)
 
     // A run about to start; provider names who runs it ("local", "none", ...).
@@ -39,7 +41,9 @@ public:
     QDateTime startedAt() const { return m_startedAt; }
     State state() const { return m_state; }
     bool isFinished() const { return m_state == State::Finished; }
-    // Valid once finished.
+    // Validated or finished: result() holds the run's output, result and charts.
+    bool hasResult() const { return m_state == State::Validated || m_state == State::Finished; }
+    // Valid once it has a result; while only Validated its cost is pending (costPending).
     const ExecutionResult& result() const { return m_result; }
 
     // Thread-safe. Cancels the run: status cancelled, $0, the sandbox destroyed.
@@ -52,17 +56,24 @@ public:
     // Ends the run: pending output first, then finished(). Called on the Run's own thread (a
     // test, a run refused at once), it finishes at once.
     void deliverResult(const ExecutionResult& result);
+    // The result is validated; cleanup and accounting follow (result.costPending is set). At
+    // most once, before deliverResult; pending output is delivered first.
+    void deliverValidated(const ExecutionResult& result);
 
 signals:
     void statusChanged(sandpad::Run::State state);
     // Decoded text (UTF-8, split multi-byte sequences kept for the next batch).
     void output(sandpad::OutputStream stream, const QString& text);
-    // Emitted once per run, when its result is in.
+    // At most once, before finished: the result is in, its cost still pending.
+    void validated(const sandpad::ExecutionResult& result);
+    // Emitted once per run, when its result is in and recorded (cleanup confirmed or not, cost known).
     void finished(const sandpad::ExecutionResult& result);
 
 private:
     void flush();
     void finish(const ExecutionResult& result);
+    void validate(const ExecutionResult& result);
+    void flushAll();
     QString m_id;
     RunOrigin m_origin;
     QString m_provider;

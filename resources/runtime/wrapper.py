@@ -518,6 +518,9 @@ class _Channel:
             os.replace(path + ".part", path)
 
 
+_CHANNEL = None  # the run's result channel, once main() has it (the "done" frame at exit)
+
+
 def _take_result_fd():
     text = os.environ.pop("SANDPAD_RESULT_FD", None)
     if not text:
@@ -726,6 +729,8 @@ def main(argv):
     title = manifest.get("title") or os.path.basename(code_path)
     out_dir = manifest.get("out_dir") or os.path.join(os.path.dirname(os.path.abspath(argv[1])), "out")
     channel = _Channel(result_fd, out_dir)
+    global _CHANNEL
+    _CHANNEL = channel
     # Before anything of the user runs (pip included): from here on, however the run ends, it is
     # the program's own end (docs/runtime-protocol.md).
     channel.emit("started", b"")
@@ -804,9 +809,11 @@ if __name__ == "__main__":
         sys.stderr.write("Sandpad runtime wrapper failed: %s: %s\n" % (type(_exc).__name__, _exc))
         _status = 70
     _flush_streams()
-    if _WARM_STARTED:
+    _local = _CHANNEL is not None and _CHANNEL.fd is not None
+    if _WARM_STARTED or _local:
         # Tearing down numpy/pandas/matplotlib/sympy costs ~300-500 ms and nobody can observe it
-        # (the sandbox is destroyed): do what a normal exit does that can be seen, then leave.
+        # (the sandbox is destroyed): do what a normal exit does that can be seen, say "done"
+        # (the host shows the result without waiting for the kernel's teardown), then leave.
         try:
             _threading = sys.modules.get("threading")
             if _threading is not None:
@@ -822,5 +829,10 @@ if __name__ == "__main__":
         except BaseException as _exc:
             sys.stderr.write("Sandpad runtime wrapper failed: %s: %s\n" % (type(_exc).__name__, _exc))
         _flush_streams()
+        if _local:
+            try:
+                _CHANNEL.emit("done", str(_status).encode("ascii"))
+            except BaseException:
+                pass
         os._exit(_status)
     sys.exit(_status)

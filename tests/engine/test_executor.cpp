@@ -255,7 +255,7 @@ private slots:
         connect(run, &Run::statusChanged, this, [&](Run::State s) { states << s; });
         QSignalSpy finished(run, &Run::finished);
         QVERIFY(finished.wait(60000));
-        QCOMPARE(states, (QList<Run::State>{Run::State::Running, Run::State::Finished}));
+        QCOMPARE(states, (QList<Run::State>{Run::State::Running, Run::State::Validated, Run::State::Finished}));
         QCOMPARE(run->result().status, RunStatus::Success);
         QCOMPARE(run->result().runId, run->id());
         QCOMPARE(run->result().startedAt, run->startedAt());
@@ -268,6 +268,59 @@ private slots:
         QCOMPARE(loaded.id(), run->id());
         QCOMPARE(loaded.origin().title, QStringLiteral("a.py"));
         delete run;
+    }
+
+    // Issue 17: the result is delivered as soon as it is validated, before the sandbox's cleanup
+    // is confirmed and the ledger row written; finished() then brings the cost.
+    void resultBeforeCleanup()
+    {
+        Run* run = m_executor->start(ExecutionRequest::adHoc(Language::Python, QStringLiteral("print('hi')\nresult = 6 * 7\n")));
+        QSignalSpy validated(run, &Run::validated);
+        QSignalSpy finished(run, &Run::finished);
+        QString outputAtValidation;
+        bool finishedAtValidation = true;
+        QString allOutput;
+        connect(run, &Run::output, this, [&](OutputStream, const QString& text) { allOutput += text; });
+        connect(run, &Run::validated, this, [&] {
+            outputAtValidation = allOutput;
+            finishedAtValidation = run->isFinished();
+        });
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(validated.count(), 1);
+        QVERIFY(!finishedAtValidation);
+        QCOMPARE(outputAtValidation, QStringLiteral("hi\n")); // the output came before the result
+        const auto early = validated.first().at(0).value<ExecutionResult>();
+        QVERIFY(early.costPending);
+        QCOMPARE(early.status, RunStatus::Success);
+        QCOMPARE(early.result.value_or(QString()), QStringLiteral("42"));
+        QCOMPARE(early.costMicros, 0);
+        QVERIFY(!early.cleanupConfirmed);
+        QVERIFY(!run->result().costPending);
+        QVERIFY(run->result().cleanupConfirmed);
+        QCOMPARE(run->result().costMicros, 50000);
+        QCOMPARE(run->result().result.value_or(QString()), QStringLiteral("42"));
+        delete run;
+        // An infrastructure failure has nothing to validate: finished() only.
+        Executor none(nullptr, nullptr);
+        Run* refused = none.start(ExecutionRequest::adHoc(Language::Python, QStringLiteral("print(1)\n")));
+        QSignalSpy refusedValidated(refused, &Run::validated);
+        QSignalSpy refusedFinished(refused, &Run::finished);
+        QVERIFY(refused->isFinished() || refusedFinished.wait(10000));
+        QCOMPARE(refusedValidated.count(), 0);
+    }
+
+    // The "done" frame ends a local run early (the host stops waiting for the process): a snippet
+    // that forges one and goes on is stopped there - it cannot keep running unwatched, and the run
+    // is its own error (no result), not a timeout.
+    void forgedDoneStopsTheSandbox()
+    {
+        const auto r = py(QStringLiteral(
+            "import os, time\nprint('before', flush=True)\nos.write(3, b'{\"name\": \"done\", \"size\": 1}\\n0')\n"
+            "time.sleep(30)\nprint('after')\n"), 20);
+        QCOMPARE(r.status, RunStatus::Error);
+        QCOMPARE(r.error ? r.error->name : QString(), QStringLiteral("ResultError"));
+        QCOMPARE(r.stdoutText, QStringLiteral("before\n"));
+        QVERIFY(r.cleanupConfirmed); // a 20 s deadline: a run that went on would be a timeout
     }
 
     void liveStreaming()

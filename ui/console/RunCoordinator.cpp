@@ -32,6 +32,8 @@ RunCoordinator::RunCoordinator(RunController* runs, EditorTabs* tabs, RunNoteboo
     connect(actions->stop, &QAction::triggered, this, &RunCoordinator::stop);
     connect(runs, &RunController::runningChanged, this, &RunCoordinator::onRunningChanged);
     connect(runs, &RunController::runStarted, this, [this](Run* run) {
+        // The result is shown when it is validated; its cost when the run is recorded.
+        connect(run, &Run::validated, this, [this, run] { showOutcome(run); });
         connect(run, &Run::finished, this, [this, run] { onRunFinished(run); });
     });
     connect(notebook, &RunNotebook::tracebackLineActivated, this, &RunCoordinator::onTracebackLine);
@@ -140,6 +142,17 @@ void RunCoordinator::onRunFinished(Run* run)
     m_sessionTotal += result.costMicros;
     m_status->setLastRunCost(result.costMicros);
     m_status->setSessionTotal(m_sessionTotal);
+    // Shown already when validated, unless cleanup turned it into an infrastructure error.
+    const bool shown = m_shownAtValidation.remove(run->id());
+    if (!shown || (result.status != RunStatus::Success && result.status != RunStatus::Error))
+        showOutcome(run);
+}
+
+void RunCoordinator::showOutcome(Run* run)
+{
+    const ExecutionResult& result = run->result();
+    if (result.costPending)
+        m_shownAtValidation.insert(run->id());
     RunEntry* entry = m_notebook->entry(run->id());
     if (entry) {
         m_notebook->select(entry);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QSet>
 #include <QString>
 
 namespace sandpad {
@@ -47,6 +48,8 @@ public:
 private:
     bool startRun(EditorPage* page, const QString& code, const QString& title, int firstLine);
     void onRunFinished(Run* run);
+    // The entry selected and in view, its charts in the pane, its error line marked.
+    void showOutcome(Run* run);
     void onTracebackLine(RunEntry* entry, int line);
     void onRunningChanged(bool running);
     void showRunCharts(RunEntry* entry);
@@ -60,6 +63,7 @@ private:
     DocumentStore* m_documents;
     QString m_chartRunId;
     qint64 m_sessionTotal = 0;
+    QSet<QString> m_shownAtValidation; // runs whose outcome was shown before their cost was known
     TabSessions* m_sessions = nullptr;
 };
 

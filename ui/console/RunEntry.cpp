@@ -154,6 +154,12 @@ RunEntry::RunEntry(int number, Run* run, std::optional<RunPreviewCuts> preview, 
     m_tick->setInterval(1000);
     connect(m_tick, &QTimer::timeout, this, &RunEntry::updateHeader);
     m_tick->start();
+    // Shown when the result is validated (its cost pending), again when the run is recorded.
+    connect(run, &Run::validated, this, [this] {
+        m_running = false;
+        m_tick->stop();
+        showFinished();
+    });
     connect(run, &Run::finished, this, [this] {
         m_running = false;
         m_tick->stop();
@@ -406,7 +412,7 @@ void RunEntry::updateHeader()
     parts << QStringLiteral("<span style=\"color:%1\"><b>%2</b></span>").arg(colour, status.toHtmlEscaped());
     if (!m_running) {
         parts << formatDuration(r.durationMs);
-        parts << QStringLiteral("<b>%1</b>").arg(formatCost(r.costMicros));
+        parts << (r.costPending ? tr("cost pending") : QStringLiteral("<b>%1</b>").arg(formatCost(r.costMicros)));
     }
     if (m_run && m_run->startedAt().isValid())
         parts << m_run->startedAt().toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));

@@ -118,6 +118,7 @@ CommandOutcome LocalSandbox::run(const SandboxCommand& command, const OutputCall
                                            "unprivileged user before bubblewrap"));
     if (SandboxLaunch::initProgram().isEmpty())
         throw ProviderError(ProviderError::Kind::Io, QStringLiteral("sandpad-init is missing from this build"));
+    retire(std::move(m_ending)); // a previous command's
     m_results.clear();
     m_truncated.clear();
     m_resultError.clear();
@@ -151,7 +152,10 @@ CommandOutcome LocalSandbox::runAndRetire(std::unique_ptr<SandboxProcess> proces
         retire(std::move(process));
         throw;
     }
-    retire(std::move(process));
+    if (process->programDone())
+        m_ending = std::move(process); // its teardown is confirmed by destroy(), after the result
+    else
+        retire(std::move(process));
     return outcome;
 }
 
@@ -225,15 +229,20 @@ CommandOutcome LocalSandbox::runToEnd(SandboxProcess& process, const OutputCallb
     }
     if (stopper.stopped())
         return stopper.outcome();
-    if (!init.started)
+    CommandOutcome outcome;
+    outcome.programStarted = m_results.contains(QStringLiteral("started"));
+    if (const auto& done = process.programDone()) {
+        // The wrapper's last frame: its exit status; the sandbox is already being killed.
+        bool ok = false;
+        const int status = done->trimmed().toInt(&ok);
+        outcome.exitCode = ok ? status : 0;
+    } else if (!init.started) {
         throw ProviderError(ProviderError::Kind::Io,
                             QStringLiteral("The sandbox could not be set up: %1")
                                 .arg(process.setupMessage().isEmpty()
                                          ? QStringLiteral("bubblewrap exited with status %1").arg(WEXITSTATUS(process.waitStatus()))
                                          : process.setupMessage()));
-    CommandOutcome outcome;
-    outcome.programStarted = m_results.contains(QStringLiteral("started"));
-    if (init.exitCode) {
+    } else if (init.exitCode) {
         outcome.exitCode = *init.exitCode;
     } else if (init.signal) {
         outcome.exitCode = 128 + *init.signal;
@@ -288,6 +297,7 @@ CleanupReport LocalSandbox::destroy()
         return m_cleanup;
     m_destroyed = true;
     try {
+        retire(std::move(m_ending)); // the last command's sandbox, killed at its "done"
         retire(std::move(m_warm)); // a pre-started process never used
     } catch (const std::exception& e) {
         m_cleanupProblems << QString::fromUtf8(e.what());

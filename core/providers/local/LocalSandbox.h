@@ -117,6 +117,8 @@ private:
     QList<SandboxFile> m_warmFiles;      // what the pre-started process was started with
     SandboxCommand m_warmCommand;
     std::unique_ptr<localsandbox::SandboxProcess> m_warm;
+    // The last command's sandbox after its wrapper said "done": killed, its teardown confirmed by destroy().
+    std::unique_ptr<localsandbox::SandboxProcess> m_ending;
     bool m_warmReady = false;
     bool m_warmFailed = false;
     QByteArray m_warmLine;               // what the warm wrapper said so far ("ready\n")

@@ -456,9 +456,17 @@ bool SandboxProcess::pumpLoop(const OutputCallback& onOutput, ResultFrameParser&
     };
     auto out = [&](const char* d, qint64 n) { deliver(OutputStream::Stdout, d, n); };
     auto err = [&](const char* d, qint64 n) { deliver(OutputStream::Stderr, d, n); };
-    auto res = [&](const char* d, qint64 n) { parser.feed(d, n); };
-
     QEventLoop loop;
+    // Only pump() ends on "done": a session's interpreter goes on after each execution.
+    const bool endOnDone = jobLine == nullptr;
+    auto res = [&](const char* d, qint64 n) {
+        parser.feed(d, n);
+        if (endOnDone && !m_done && parser.files().contains(QStringLiteral("done"))) {
+            m_done = parser.files().value(QStringLiteral("done"));
+            loop.quit();
+        }
+    };
+
     QObject context; // receives the notifiers' signals in this thread
     std::vector<std::unique_ptr<QSocketNotifier>> notifiers;
     auto watch = [&](Fd& fd, std::function<void(const char*, qint64)> sink) {
@@ -519,7 +527,7 @@ bool SandboxProcess::pumpLoop(const OutputCallback& onOutput, ResultFrameParser&
         QObject::connect(&ticker, &QTimer::timeout, &context, [&] { tick(); });
         ticker.start(tickMs);
     }
-    if (!hasExited())
+    if (!hasExited() && !m_done)
         loop.exec();
     ticker.stop();
     for (auto& n : notifiers)
@@ -533,6 +541,17 @@ bool SandboxProcess::pumpLoop(const OutputCallback& onOutput, ResultFrameParser&
         readAll(m_err, err);
         readAll(m_result, res);
         return true;
+    }
+    if (m_done) {
+        // Nothing of the sandbox may run on: killed now, its teardown confirmed later
+        // (killAndConfirm). What the wrapper wrote before "done" is in the pipes already.
+        kill();
+        readStatus();
+        flushHeld();
+        readAll(m_out, out);
+        readAll(m_err, err);
+        readAll(m_result, res);
+        return false;
     }
     reap(true);
     // The outer process exits after PID 1, and PID 1 after every process of the namespace: no

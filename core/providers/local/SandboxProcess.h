@@ -77,6 +77,9 @@ public:
     // Until the outer process exits: output to onOutput (on this thread), the result channel into
     // parser, status lines; `stopper` may kill it meanwhile; `tick` (if set) runs every tickMs.
     // Then drains the pipes. Returns the outer process's wait status.
+    // A "done" frame on the result channel (the wrapper's last word: everything it wrote is in
+    // the pipes) ends it early: the sandbox is killed at once, the pipes are drained, and
+    // programDone() holds the frame; killAndConfirm() then waits for the teardown.
     // Output is held back until PID 1 reports that the program started (before that, stderr is
     // bwrap's own: setupMessage() has it).
     int pump(const OutputCallback& onOutput, ResultFrameParser& parser,
@@ -96,6 +99,8 @@ public:
     // reason when that cannot be confirmed within timeoutMs.
     bool killAndConfirm(int timeoutMs, QString* detail);
     bool hasExited(); // the outer process, without blocking
+    // The "done" frame's content (the wrapper's exit status as text) when pump() ended on it.
+    const std::optional<QByteArray>& programDone() const { return m_done; }
     int waitStatus() const { return m_waitStatus; }
 
 private:
@@ -118,6 +123,7 @@ private:
     std::unique_ptr<UserNetwork> m_network;
     std::unique_ptr<SandboxCgroup> m_cgroup;
     QByteArray m_heldOut, m_heldErr; // output before the program started
+    std::optional<QByteArray> m_done;
 };
 
 } // namespace localsandbox

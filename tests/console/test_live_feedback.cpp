@@ -102,6 +102,38 @@ private slots:
         QCOMPARE(entry->elapsedMs(), qint64(1234));
     }
 
+    // Issue 17: a validated result is shown at once with its cost pending; finished brings the cost.
+    void resultShownBeforeItsCost()
+    {
+        RunNotebook notebook;
+        Run* run = runningRun(QStringLiteral("quick"));
+        RunEntry* entry = notebook.addRunning(run);
+        ExecutionResult r = runResult(QStringLiteral("run-1"), QStringLiteral("quick"), QStringLiteral("success"));
+        r.result = QStringLiteral("42");
+        r.costMicros = 0;
+        run->deliverValidated(r);
+        QVERIFY(!entry->isRunning());
+        QVERIFY2(entry->headerText().contains(QStringLiteral("cost pending")), qPrintable(entry->headerText()));
+        QVERIFY2(entry->headerText().contains(QStringLiteral("Success"), Qt::CaseInsensitive), qPrintable(entry->headerText()));
+        QVERIFY(!run->isFinished() && run->hasResult());
+        r.costMicros = 50000;
+        r.cleanupConfirmed = true;
+        run->deliverResult(r);
+        QVERIFY(!entry->headerText().contains(QStringLiteral("cost pending")));
+        QVERIFY2(entry->headerText().contains(QStringLiteral("$0.05")), qPrintable(entry->headerText()));
+        // A cleanup that could not be confirmed: the same entry says so, at $0.
+        Run* other = runningRun(QStringLiteral("stuck"), {}, QStringLiteral("run-2"));
+        RunEntry* second = notebook.addRunning(other);
+        ExecutionResult s = runResult(QStringLiteral("run-2"), QStringLiteral("stuck"), QStringLiteral("success"));
+        other->deliverValidated(s);
+        s.status = RunStatus::InfrastructureError;
+        s.costMicros = 0;
+        s.reason = QStringLiteral("cleanup not confirmed: PID 1 did not exit");
+        other->deliverResult(s);
+        QVERIFY2(second->headerText().contains(QStringLiteral("$0.00")), qPrintable(second->headerText()));
+        QVERIFY(!second->headerText().contains(QStringLiteral("cost pending")));
+    }
+
     void elapsedIsAClock()
     {
         QCOMPARE(formatElapsed(0), QStringLiteral("0:00"));

@@ -14,6 +14,10 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryFile>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QThread>
@@ -255,6 +259,36 @@ int main(int argc, char* argv[])
         std::printf("| runs that got a pre-started sandbox | %d of %d |\n", burstPooled, burstTotal);
         std::printf("| after the burst, until the pool is full again, median ms | %.1f |\n", rs.median);
     }
+    // A warm Jupyter kernel (python3-ipykernel; no isolation at all), after the sandboxes.
+    QString jupyterPrint = QStringLiteral("skipped"), jupyterSine = QStringLiteral("skipped");
+    double jupyterPrintMs = 0, jupyterSineMs = 0;
+    if (want("shown")) {
+        QTemporaryFile sineFile;
+        sineFile.open();
+        sineFile.write(sine.toUtf8());
+        sineFile.flush();
+        QProcess jupyter;
+        jupyter.start(QStringLiteral("/usr/bin/python3"),
+                      {QStringLiteral(SANDPAD_SOURCE_DIR "/tests/bench/bench_session_jupyter.py"), QString::number(n),
+                       sineFile.fileName()});
+        jupyter.waitForFinished(300000);
+        const QJsonObject j = QJsonDocument::fromJson(jupyter.readAllStandardOutput().trimmed().split('\n').last()).object();
+        auto numbers = [](const QJsonArray& a) {
+            std::vector<double> v;
+            for (const auto& x : a)
+                v.push_back(x.toDouble());
+            return v;
+        };
+        if (j.contains(QStringLiteral("print"))) {
+            jupyterPrintMs = stats(numbers(j.value(QStringLiteral("print")).toArray())).median;
+            jupyterSineMs = stats(numbers(j.value(QStringLiteral("sine")).toArray())).median;
+            jupyterPrint = QString::number(jupyterPrintMs, 'f', 1);
+            jupyterSine = QString::number(jupyterSineMs, 'f', 1);
+        } else {
+            std::fprintf(stderr, "Jupyter column skipped: %s\n",
+                         qPrintable(j.value(QStringLiteral("skip")).toString(QString::fromUtf8(jupyter.readAllStandardError().left(400)))));
+        }
+    }
     if (want("shown")) {
         const Stats a = stats(shownPrint), b = stats(donePrint), c = stats(shownSine), d = stats(doneSine);
         std::printf("\n### Result shown (validated) vs run recorded (cleanup confirmed, cost known), pooled "
@@ -262,6 +296,13 @@ int main(int argc, char* argv[])
                     "|---|---:|---:|---:|---:|\n", shownPrint.size(), shownSine.size());
         std::printf("| `print(1)` | %.1f | %.1f | %.1f | %.1f |\n", a.median, b.median, a.p95, b.p95);
         std::printf("| sine-wave chart | %.1f | %.1f | %.1f | %.1f |\n", c.median, d.median, c.p95, d.p95);
+        std::printf("\n### Pooled sandbox (result shown) vs a warm Jupyter kernel (python3-ipykernel, inline backend; "
+                    "execute -> idle)\n\n| what | pooled shown median ms | Jupyter median ms | ratio | goal |\n"
+                    "|---|---:|---:|---:|---:|\n");
+        std::printf("| `print(1)` | %.1f | %s | %.2f | <= 1.0 |\n", a.median, qPrintable(jupyterPrint),
+                    jupyterPrintMs > 0 ? a.median / jupyterPrintMs : 0.0);
+        std::printf("| sine-wave chart | %.1f | %s | %.2f | <= 0.8 |\n", c.median, qPrintable(jupyterSine),
+                    jupyterSineMs > 0 ? c.median / jupyterSineMs : 0.0);
     }
     if (notPooled > 0)
         std::printf("\n(%d of the \"pooled\" runs did not get a pre-started sandbox)\n", notPooled);

@@ -13,6 +13,7 @@
 #include <QProcess>
 #include <QJsonArray>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTimer>
 #include <QtTest>
 
@@ -321,6 +322,29 @@ private slots:
         QCOMPARE(r.error ? r.error->name : QString(), QStringLiteral("ResultError"));
         QCOMPARE(r.stdoutText, QStringLiteral("before\n"));
         QVERIFY(r.cleanupConfirmed); // a 20 s deadline: a run that went on would be a timeout
+    }
+
+    // Issue 17: a cold run executes the wrapper compiled once on the host (wrapper.pyc) as soon as
+    // it is ready; the user sees the same traceback as from the source.
+    void coldRunUsesTheCompiledWrapper()
+    {
+        auto provider = std::make_shared<LocalProvider>();
+        provider->setPoolSize(0);
+        Executor cold(provider, nullptr);
+        const QString code = QStringLiteral("import sys\nprint(sys.orig_argv[1])\ndef f():\n    return 1 / 0\nf()\n");
+        ExecutionResult r;
+        for (int i = 0; i < 20; ++i) { // the first cold run starts the compile (in the background)
+            r = cold.run(ExecutionRequest::adHoc(Language::Python, code, QStringLiteral("c.py")));
+            if (r.stdoutText == QStringLiteral("/sandpad/wrapper.pyc\n"))
+                break;
+            QThread::msleep(250);
+        }
+        QCOMPARE(r.stdoutText, QStringLiteral("/sandpad/wrapper.pyc\n"));
+        QCOMPARE(r.status, RunStatus::Error);
+        QCOMPARE(r.error->name, QStringLiteral("ZeroDivisionError"));
+        QCOMPARE(r.error->line(), std::optional<int>(4));
+        QVERIFY2(r.error->traceback.contains(QStringLiteral("File \"c.py\", line 5, in <module>")), qPrintable(r.error->traceback));
+        QVERIFY2(!r.error->traceback.contains(QStringLiteral("wrapper")), qPrintable(r.error->traceback));
     }
 
     void liveStreaming()

@@ -1,4 +1,5 @@
 #include "core/providers/local/LocalSandbox.h"
+#include "core/providers/local/WrapperBytecode.h"
 
 #include "core/providers/local/CgroupDelegation.h"
 #include "core/providers/local/LocalSandboxInternals.h"
@@ -130,12 +131,36 @@ CommandOutcome LocalSandbox::run(const SandboxCommand& command, const OutputCall
     return runCold(command, onOutput, control);
 }
 
+SandboxCommand LocalSandbox::withCompiledWrapper(const SandboxCommand& command)
+{
+    // `python3 W/wrapper.py …` runs as `python3 W/wrapper.pyc …` once the host has compiled it
+    // (WrapperBytecode); its code objects still name wrapper.py.
+    const QString wrapper = workDir() + QStringLiteral("/wrapper.py");
+    // Only an interpreter named by its path: the host runs that same file to compile.
+    if (command.argv.size() < 2 || command.argv[1] != wrapper || !QDir::isAbsolutePath(command.argv[0]))
+        return command;
+    const SandboxFile* source = nullptr;
+    for (const SandboxFile& file : m_files)
+        if (file.path == wrapper)
+            source = &file;
+    if (!source)
+        return command;
+    const auto pyc = localsandbox::WrapperBytecode::lookup(command.argv[0], source->content, wrapper);
+    if (!pyc)
+        return command;
+    writeFiles({SandboxFile{wrapper + u'c', *pyc, source->mode}});
+    SandboxCommand compiled = command;
+    compiled.argv[1] = wrapper + u'c';
+    return compiled;
+}
+
 CommandOutcome LocalSandbox::runCold(const SandboxCommand& command, const OutputCallback& onOutput,
                                      RunControl& control)
 {
     const bool wait = setUpFromOutsideNeeded();
     auto process = std::make_unique<SandboxProcess>();
-    process->start(SandboxLaunch::build(m_config, command, m_files, SandboxLaunch::Mode::Cold, wait), false);
+    const SandboxCommand compiled = withCompiledWrapper(command);
+    process->start(SandboxLaunch::build(m_config, compiled, m_files, SandboxLaunch::Mode::Cold, wait), false);
     const qint64 timeoutMs = command.timeoutMs > 0 ? command.timeoutMs : m_config.options.deadlineSeconds * 1000LL;
     return runAndRetire(std::move(process), onOutput, control, timeoutMs, wait);
 }

@@ -87,6 +87,8 @@ public:
 private:
     friend class LocalSessionSandbox; // a session is a pre-started sandbox that takes many jobs
     bool warmCompatible(const SandboxCommand& command) const;
+    // The command with the wrapper's host-compiled bytecode in place of its source, when ready.
+    SandboxCommand withCompiledWrapper(const SandboxCommand& command);
     CommandOutcome runCold(const SandboxCommand& command, const OutputCallback& onOutput,
                            RunControl& control);
     CommandOutcome runWarm(const SandboxCommand& command, const OutputCallback& onOutput,

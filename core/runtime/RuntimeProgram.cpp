@@ -111,6 +111,13 @@ RuntimeProgram RuntimeProgram::build(const Input& input)
     const QString stdinPath = workDir + QStringLiteral("/stdin");
     if (input.runInput.stdinData)
         manifest.insert(QStringLiteral("stdin_path"), stdinPath);
+    if (!input.runInput.files.isEmpty()) {
+        // The wrapper makes them read-only too: not every provider's upload keeps a mode.
+        QJsonArray names;
+        for (const InputFile& file : input.runInput.files)
+            names.append(file.name);
+        manifest.insert(QStringLiteral("input_files"), names);
+    }
 
     program.files = {
         SandboxFile{wrapperPath, wrapper, 0644},

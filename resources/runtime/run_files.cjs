@@ -50,6 +50,12 @@ function prepare(manifest) {
     if (cwd) {
         fs.mkdirSync(cwd, { recursive: true });
         process.chdir(cwd);
+        for (const name of manifest.input_files || []) {
+            try {
+                if (fs.lstatSync(name).isFile())
+                    fs.chmodSync(name, 0o444); // plain names (checked by the host)
+            } catch { /* not there */ }
+        }
     }
     let stream = null; // made on first use, as node does
     const stdin = () => stream ?? (stream = fs.createReadStream(manifest.stdin_path || "/dev/null"));

@@ -34,6 +34,11 @@ def prepare(manifest):
     if cwd:
         os.makedirs(cwd, exist_ok=True)
         os.chdir(cwd)
+        for name in manifest.get("input_files") or ():
+            try:
+                os.chmod(name, 0o444, follow_symlinks=False)  # plain names (checked by the host)
+            except OSError:
+                pass
     stdin_path = manifest.get("stdin_path")
     fd = os.open(stdin_path if stdin_path else os.devnull, os.O_RDONLY | os.O_CLOEXEC)
     os.dup2(fd, 0)  # sys.stdin keeps fd 0: it now reads the run's input

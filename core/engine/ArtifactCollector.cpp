@@ -8,6 +8,9 @@
 #include <QMimeDatabase>
 #include <QRegularExpression>
 
+#include <algorithm>
+#include <utility>
+
 namespace sandpad {
 
 namespace {
@@ -49,6 +52,7 @@ QList<RunArtifact> ArtifactCollector::collect(const QJsonArray& listed, const QJ
     QList<RunArtifact> kept;
     QStringList overBytes, overFiles, other;
     bool overEntries = false;
+    qint64 unnamed = 0;
     qint64 total = 0;
     for (const QJsonValue& value : listed) {
         const QJsonObject o = value.toObject();
@@ -91,6 +95,10 @@ QList<RunArtifact> ArtifactCollector::collect(const QJsonArray& listed, const QJ
             overEntries = true;
             continue;
         }
+        if (reason == u"more") { // not named by the wrapper: counted only
+            unnamed += std::clamp<qint64>(size, 0, L::artifactEntriesPerRun);
+            continue;
+        }
         if (!isSafeName(name))
             continue;
         if (reason == u"bytes")
@@ -104,10 +112,13 @@ QList<RunArtifact> ArtifactCollector::collect(const QJsonArray& listed, const QJ
     }
     if (!notices)
         return kept;
-    auto named = [](const QStringList& names) {
+    // The wrapper names up to 1,000 things it left out and counts the rest (`unnamed`, shown
+    // with the first list that has more than it names).
+    auto named = [&unnamed](const QStringList& names) {
         QString text = names.mid(0, kNamedNotices).join(QStringLiteral(", "));
-        if (names.size() > kNamedNotices)
-            text += QStringLiteral(" and %1 more").arg(names.size() - kNamedNotices);
+        const qint64 more = qMax<qint64>(0, names.size() - kNamedNotices) + std::exchange(unnamed, 0);
+        if (more > 0)
+            text += QStringLiteral(" and %1 more").arg(ResultLimits::countText(more));
         return text;
     };
     if (!overBytes.isEmpty())

@@ -143,9 +143,13 @@ function collect(cwd, emit, manifest, before) {
         used += got.size;
         artifacts.push({ name, file, size: got.size });
     }, budget);
+    // At most 1,000 named; the rest counted; then whether the walk stopped early.
+    const named = omitted.slice(0, 1000);
+    if (omitted.length > 1000)
+        named.push({ name: "", size: omitted.length - 1000, reason: "more" });
     if (budget.left <= 0)
-        omitted.push({ name: "", size: 0, reason: "entries" });
-    return { artifacts, artifacts_omitted: omitted.slice(0, 1000) };
+        named.push({ name: "", size: 0, reason: "entries" });
+    return { artifacts, artifacts_omitted: named };
 }
 
 module.exports = { prepare, collect, snapshot };

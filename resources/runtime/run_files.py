@@ -171,9 +171,13 @@ def collect(cwd, emit, manifest, before):
         _walk(root, "", 0, visit, budget)
     finally:
         os.close(root)
+    # At most 1,000 named; the rest counted; then whether the walk stopped early.
+    named = omitted[:1000]
+    if len(omitted) > 1000:
+        named.append({"name": "", "size": len(omitted) - 1000, "reason": "more"})
     if budget[0] <= 0:
-        omitted.append({"name": "", "size": 0, "reason": "entries"})
-    return artifacts, omitted[:1000]
+        named.append({"name": "", "size": 0, "reason": "entries"})
+    return artifacts, named
 
 
 def flush_open_files(namespace):

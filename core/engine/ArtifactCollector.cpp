@@ -9,7 +9,6 @@
 #include <QRegularExpression>
 
 #include <algorithm>
-#include <utility>
 
 namespace sandpad {
 
@@ -112,13 +111,10 @@ QList<RunArtifact> ArtifactCollector::collect(const QJsonArray& listed, const QJ
     }
     if (!notices)
         return kept;
-    // The wrapper names up to 1,000 things it left out and counts the rest (`unnamed`, shown
-    // with the first list that has more than it names).
-    auto named = [&unnamed](const QStringList& names) {
+    auto named = [](const QStringList& names) {
         QString text = names.mid(0, kNamedNotices).join(QStringLiteral(", "));
-        const qint64 more = qMax<qint64>(0, names.size() - kNamedNotices) + std::exchange(unnamed, 0);
-        if (more > 0)
-            text += QStringLiteral(" and %1 more").arg(ResultLimits::countText(more));
+        if (names.size() > kNamedNotices)
+            text += QStringLiteral(" and %1 more").arg(ResultLimits::countText(names.size() - kNamedNotices));
         return text;
     };
     if (!overBytes.isEmpty())
@@ -132,6 +128,8 @@ QList<RunArtifact> ArtifactCollector::collect(const QJsonArray& listed, const QJ
                         .arg(L::countText(L::artifactEntriesPerRun));
     if (!other.isEmpty())
         *notices << QStringLiteral("Sandpad: not returned: %1").arg(named(other));
+    if (unnamed > 0) // the wrapper names up to 1,000 things it left out and counts the rest
+        *notices << QStringLiteral("Sandpad: %1 more files were not returned").arg(L::countText(unnamed));
     return kept;
 }
 

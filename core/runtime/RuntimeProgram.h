@@ -32,7 +32,7 @@ struct RuntimeProgram {
         QString workDir;        // Sandbox::workDir()
         QString interpreter;    // Sandbox::interpreter(language)
         QStringList pipArgs;    // Sandbox::pipArguments()
-        RunInput runInput;      // input files (placed read-only in W/work) and stdin (W/stdin)
+        RunInput runInput = {}; // input files (placed read-only in W/work) and stdin (W/stdin)
     };
     static RuntimeProgram build(const Input& input);
     // The same with workDir, interpreter and pip arguments taken from the sandbox.

@@ -180,10 +180,16 @@ def collect(cwd, emit, manifest, before):
     return artifacts, named
 
 
-def flush_open_files(namespace):
-    # A file the snippet opened and never closed is flushed at exit by plain python3; here the
-    # files are read before that, so flush the ones the program still holds.
+def flush_open_files(namespace, cwd):
+    # A file the snippet opened in the cwd and never closed is flushed at exit by plain python3;
+    # here the files are read before that, so flush the ones the program still holds there (only
+    # those: a /dev/stdout it opened keeps its own timing).
+    if not cwd:
+        return
     for value in list(namespace.values()):
+        name = getattr(value, "name", None)
+        if not isinstance(name, str) or (os.path.isabs(name) and not name.startswith(cwd + "/")):
+            continue
         flush = getattr(value, "flush", None)
         if flush is not None and hasattr(value, "writable") and hasattr(value, "fileno"):
             try:

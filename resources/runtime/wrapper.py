@@ -528,7 +528,7 @@ def _files_after(manifest, channel, namespace, before):
     files = _run_files()
     if files is None:
         return {}
-    files.flush_open_files(namespace)
+    files.flush_open_files(namespace, manifest.get("cwd"))
     artifacts, omitted = files.collect(manifest.get("cwd"), channel.emit, manifest, before)
     return {"artifacts": artifacts, "artifacts_omitted": omitted}
 

@@ -660,6 +660,7 @@ def _warm_start():
         _patch_pyplot(pyplot)
         if not woken:
             _warm_draw()
+    _run_files()  # compiled now (run_files.py was placed with the wrapper), not in the user's run
     # The imported packages live as long as the sandbox: move their objects out of the collector's
     # reach, so a full collection during the user's run does not walk them (~70 ms here).
     import gc

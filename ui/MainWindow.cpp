@@ -10,6 +10,7 @@
 #include "ui/session/SessionControls.h"
 #include "ui/session/TabSessions.h"
 #include "ui/console/RunEntry.h"
+#include "ui/editor/AttachmentStrip.h"
 #include "ui/console/RunNotebook.h"
 #include "ui/documents/DocumentBrowser.h"
 #include "ui/editor/CodeEditor.h"
@@ -85,6 +86,15 @@ void MainWindow::buildSessions()
         if (auto* menu = qobject_cast<QMenu*>(object))
             runMenu = menu;
     m_sessionControls = new SessionControls(m_sessions, m_tabs, m_runner, this, runMenu);
+    if (runMenu) { // the tab's input files (ui/editor/AttachmentStrip)
+        QAction* attach = runMenu->addAction(tr("Attach Files…"));
+        attach->setObjectName(QStringLiteral("attachFiles"));
+        attach->setToolTip(tr("Files placed read-only in the working directory of this tab's runs"));
+        connect(attach, &QAction::triggered, this, [this] {
+            if (EditorPage* page = m_tabs->currentPage())
+                page->attachments()->chooseFiles();
+        });
+    }
 }
 
 MainWindow::~MainWindow()

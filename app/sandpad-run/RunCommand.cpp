@@ -12,6 +12,7 @@
 #include "core/settings/AppSettings.h"
 #include "core/storage/Database.h"
 #include "core/workspace/Workspace.h"
+#include "RunInputFiles.h"
 #include "SessionCommand.h"
 #include "TerminalText.h"
 
@@ -82,16 +83,22 @@ void printJson(const QJsonValue& value)
 
 // The same JSON as printJson(result.toJson()), written chart by chart: a run's charts (up to
 // 64 MiB of PNGs, as base64, or a 1,000,000-point dictionary) are never all in one text at once.
-void printRunJson(const ExecutionResult& result)
+void printRunJson(const ExecutionResult& result, const std::optional<QJsonArray>& artifacts = std::nullopt)
 {
     ExecutionResult head = result; // shares its data; only the chart list is dropped
     head.charts.clear();
-    const QByteArray text = QJsonDocument(head.toJson()).toJson(QJsonDocument::Compact);
+    QJsonObject headJson = head.toJson();
+    if (artifacts) // with the paths sandpad-run wrote them to
+        headJson.insert(QStringLiteral("artifacts"), *artifacts);
+    const QByteArray text = QJsonDocument(headJson).toJson(QJsonDocument::Compact);
     // The top-level key: inside a string, a quote would be escaped (\"charts\").
     static const QByteArray empty = QByteArrayLiteral("\"charts\":[]");
     const qsizetype at = text.indexOf(empty);
     if (at < 0) { // not the layout this expects: the whole object at once, then
-        printJson(result.toJson());
+        QJsonObject all = result.toJson();
+        if (artifacts)
+            all.insert(QStringLiteral("artifacts"), *artifacts);
+        printJson(all);
         return;
     }
     writeBytes(stdout, QByteArrayView(text).first(at + empty.size() - 1));
@@ -187,11 +194,14 @@ int RunCommand::exec(const QStringList& arguments)
     const QCommandLineOption saveOpt(QStringLiteral("save"), QStringLiteral("Store FILE as a new document (or a new revision with --document)."), QStringLiteral("FILE"));
     const QCommandLineOption titleOpt(QStringLiteral("title"), QStringLiteral("The title of a document saved with --save."), QStringLiteral("T"));
     const QCommandLineOption chartsDirOpt(QStringLiteral("charts-dir"), QStringLiteral("Where PNG charts are written (default: the current folder)."), QStringLiteral("DIR"));
+    const QCommandLineOption inputOpt(QStringLiteral("input"), QStringLiteral("A file placed read-only in the run's working directory (repeatable)."), QStringLiteral("FILE"));
+    const QCommandLineOption stdinOpt(QStringLiteral("stdin"), QStringLiteral("The run's standard input: a file, or - for this program's own (default: none)."), QStringLiteral("FILE"));
+    const QCommandLineOption artifactsDirOpt(QStringLiteral("artifacts-dir"), QStringLiteral("Where the files the run left are written (never over an existing file); with --json, files over 1 MiB are only written there."), QStringLiteral("DIR"));
     const QCommandLineOption sessionOpt(QStringLiteral("session"), QStringLiteral("A notebook session: one JSON request per line on stdin ({\"code\": ..., \"language\": ...}, {\"interrupt\": true}, {\"restart\": true}), one JSON result per line; state is kept until EOF."));
     const QCommandLineOption idleOpt(QStringLiteral("idle"), QStringLiteral("With --session: end the session's sandbox after this many idle seconds (default 1800)."), QStringLiteral("SECONDS"));
     parser.addOptions({providerOpt, languageOpt, timeoutOpt, jsonOpt, dataDirOpt, validateOpt, usageOpt,
                        documentOpt, revisionOpt, listDocsOpt, listRevsOpt, saveOpt, titleOpt, chartsDirOpt,
-                       sessionOpt, idleOpt});
+                       inputOpt, stdinOpt, artifactsDirOpt, sessionOpt, idleOpt});
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -455,6 +465,18 @@ int RunCommand::exec(const QStringList& arguments)
     } else {
         return usageError(QStringLiteral("nothing to do: give a FILE (or - for standard input), --document, --validate or --usage"));
     }
+    if (parser.isSet(stdinOpt) && parser.value(stdinOpt) == u"-" && positional.value(0) == u"-")
+        return usageError(QStringLiteral("--stdin - and FILE - both want standard input: give the code or the input as a file"));
+    if (const QString why = RunInputFiles::read(parser.values(inputOpt), parser.isSet(stdinOpt) ? std::optional(parser.value(stdinOpt)) : std::nullopt,
+                                                request.input);
+        !why.isEmpty())
+        return usageError(why);
+    std::optional<QDir> artifactsDir;
+    if (parser.isSet(artifactsDirOpt)) {
+        artifactsDir = QDir(parser.value(artifactsDirOpt));
+        if (!artifactsDir->exists() && !artifactsDir->mkpath(QStringLiteral(".")))
+            return usageError(QStringLiteral("cannot create the folder %1 (--artifacts-dir)").arg(parser.value(artifactsDirOpt)));
+    }
 
     if (!providerOk && !m_json)
         writeErr(QStringLiteral("sandpad-run: %1\n").arg(workspace.error()));
@@ -476,8 +498,28 @@ int RunCommand::exec(const QStringList& arguments)
     if (!providerOk && result.reason.contains(QStringLiteral("no sandbox provider")))
         result.reason = QStringLiteral("refused: %1").arg(workspace.error()), result.message = result.composeMessage();
 
+    // The run's files: into --artifacts-dir when given (text and --json), listed on stderr.
+    QJsonArray artifactJson;
+    for (const RunArtifact& artifact : std::as_const(result.artifacts)) {
+        QJsonObject o = artifact.toJson();
+        if (artifactsDir) {
+            QString why;
+            const QString path = RunInputFiles::writeArtifact(*artifactsDir, artifact, &why);
+            if (!path.isEmpty())
+                o.insert(QStringLiteral("path"), path);
+            else
+                o.insert(QStringLiteral("not_written"), why);
+            if (!m_json)
+                writeErr(path.isEmpty() ? QStringLiteral("file %1 could not be saved: %2\n").arg(artifact.name, why)
+                                        : QStringLiteral("file %1 saved to %2\n").arg(artifact.name, path));
+        } else if (!m_json) {
+            writeErr(QStringLiteral("file %1 (%2 bytes, %3) not saved: pass --artifacts-dir DIR\n")
+                         .arg(artifact.name).arg(artifact.size).arg(artifact.mimeType));
+        }
+        artifactJson.append(o);
+    }
     if (m_json) {
-        printRunJson(result);
+        printRunJson(result, artifactJson);
         return exitCodeFor(result.status);
     }
     if (standardOut().terminal)

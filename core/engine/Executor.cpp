@@ -226,6 +226,11 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
         result.reason = QStringLiteral("cancelled");
         return finish();
     }
+    if (const QString why = request.input.problem(); !why.isEmpty()) {
+        result.status = RunStatus::InfrastructureError;
+        result.reason = QStringLiteral("refused: %1").arg(why);
+        return finish();
+    }
 
     Deadline deadline(std::min(request.deadlineSeconds, config.deadlineSeconds));
     deadline.start();
@@ -297,7 +302,7 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
     RuntimeProgram program;
     CommandOutcome outcome;
     const bool ran = guarded(result, QStringLiteral("the sandbox failed"), [&] {
-        program = RuntimeProgram::build(result.language, result.code, result.title, *sandbox);
+        program = RuntimeProgram::build(result.language, result.code, result.title, *sandbox, request.input);
         if (!program.ok())
             throw ProviderError(ProviderError::Kind::Io, program.error);
         sandbox->writeFiles(program.files);
@@ -334,6 +339,7 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
                     result.status = RunStatus::Error;
                     result.result.reset();
                     result.charts.clear();
+                    result.artifacts.clear();
                     QString text = QStringLiteral("%1 \u2014 %2").arg(problem, endedHow(outcome));
                     text[0] = text[0].toUpper();
                     result.error = RunError{QStringLiteral("ResultError"), text, QString()};

@@ -1,6 +1,7 @@
 #include "core/engine/ResultCollector.h"
 
 #include "core/charts/ChartSpec.h"
+#include "core/engine/ArtifactCollector.h"
 #include "core/charts/PngCheck.h"
 #include "core/run/ExecutionResult.h"
 #include "core/runtime/ResultLimits.h"
@@ -117,6 +118,13 @@ QString ResultCollector::collect(const RuntimeProgram& program, Sandbox& sandbox
             charts << chart;
         }
     }
+    QStringList artifactNotices;
+    QList<RunArtifact> artifacts = ArtifactCollector::collect(parsed->artifacts, parsed->artifactsOmitted,
+                                                              program.outDir, sandbox, &artifactNotices);
+    result.artifacts = std::move(artifacts);
+    for (const QString& notice : std::as_const(artifactNotices))
+        result.stderrText += (result.stderrText.isEmpty() || result.stderrText.endsWith(u'\n') ? QString() : QStringLiteral("\n"))
+                             + notice + u'\n';
     result.status = parsed->success ? RunStatus::Success : RunStatus::Error;
     result.result = parsed->result;
     if (parsed->error)

@@ -93,6 +93,10 @@ bool RunHistory::save(const ExecutionResult& r)
         q.addBindValue(sqlText(r.runId));
         if (!q.exec())
             return fail(q);
+        q.prepare(QStringLiteral("DELETE FROM run_artifacts WHERE run_id = ?"));
+        q.addBindValue(sqlText(r.runId));
+        if (!q.exec())
+            return fail(q);
         q.prepare(QStringLiteral("DELETE FROM runs WHERE run_id = ?"));
         q.addBindValue(sqlText(r.runId));
         if (!q.exec())
@@ -154,6 +158,23 @@ bool RunHistory::save(const ExecutionResult& r)
                 return fail(q);
         }
     }
+    {
+        QSqlQuery q(db);
+        q.prepare(QStringLiteral("INSERT INTO run_artifacts (run_id, position, name, size, mime_type, sha256, content) "
+                                 "VALUES (?, ?, ?, ?, ?, ?, ?)"));
+        for (int i = 0; i < r.artifacts.size(); ++i) {
+            const RunArtifact& a = r.artifacts.at(i);
+            q.addBindValue(sqlText(r.runId));
+            q.addBindValue(i);
+            q.addBindValue(sqlText(a.name));
+            q.addBindValue(a.size);
+            q.addBindValue(sqlText(a.mimeType));
+            q.addBindValue(sqlText(a.sha256));
+            q.addBindValue(a.content.isEmpty() && a.size > 0 ? QVariant(QMetaType(QMetaType::QByteArray)) : QVariant(a.content));
+            if (!q.exec())
+                return fail(q);
+        }
+    }
     if (!tx.commit()) {
         m_lastError = QStringLiteral("cannot save the run: %1").arg(tx.error());
         return false;
@@ -199,9 +220,48 @@ QList<ExecutionResult> RunHistory::loadRows(const QString& where, const QVariant
 QList<ExecutionResult> RunHistory::load(const QString& where, const QVariantList& binds, int limit) const
 {
     QList<ExecutionResult> out = loadRows(where, binds, limit);
-    for (ExecutionResult& r : out)
+    for (ExecutionResult& r : out) {
         loadCharts(r);
+        loadArtifacts(r, -1);
+    }
     return out;
+}
+
+void RunHistory::loadArtifacts(ExecutionResult& r, qint64 contentLimit) const
+{
+    QSqlQuery c(m_db.connection());
+    c.setForwardOnly(true);
+    c.prepare(QStringLiteral("SELECT name, size, mime_type, sha256, CASE WHEN ? < 0 OR size <= ? THEN content END "
+                             "FROM run_artifacts WHERE run_id = ? ORDER BY position"));
+    c.addBindValue(contentLimit);
+    c.addBindValue(contentLimit);
+    c.addBindValue(r.runId);
+    if (!c.exec()) {
+        m_lastError = c.lastError().text();
+        return;
+    }
+    while (c.next()) {
+        RunArtifact a;
+        a.name = c.value(0).toString();
+        a.size = c.value(1).toLongLong();
+        a.mimeType = c.value(2).toString();
+        a.sha256 = c.value(3).toString();
+        a.content = c.value(4).toByteArray();
+        r.artifacts.append(a);
+    }
+}
+
+std::optional<QByteArray> RunHistory::artifactContent(const QString& runId, const QString& name) const
+{
+    QSqlQuery c(m_db.connection());
+    c.prepare(QStringLiteral("SELECT content FROM run_artifacts WHERE run_id = ? AND name = ?"));
+    c.addBindValue(runId);
+    c.addBindValue(name);
+    if (!c.exec() || !c.next() || c.value(0).isNull()) {
+        m_lastError = c.lastError().text();
+        return std::nullopt;
+    }
+    return c.value(0).toByteArray();
 }
 
 void RunHistory::loadCharts(ExecutionResult& r) const
@@ -274,8 +334,10 @@ QList<RunHistory::Preview> RunHistory::recentPreviews(int limit) const
         storePreview(db, out[i].run, out[i].cuts); // best effort: a read-only file still shows the run
     }
     std::reverse(out.begin(), out.end()); // oldest first
-    for (Preview& p : out)
+    for (Preview& p : out) {
         loadCharts(p.run);
+        loadArtifacts(p.run, RunArtifact::jsonInlineBytes); // larger ones: artifactContent()
+    }
     return out;
 }
 

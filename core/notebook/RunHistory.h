@@ -39,6 +39,8 @@ public:
     QList<ExecutionResult> forDocument(const QString& documentId) const;
     int count() const;
     bool remove(const QString& runId);
+    // One stored artifact's content (previews carry only small ones), or nullopt.
+    std::optional<QByteArray> artifactContent(const QString& runId, const QString& name) const;
     // Keeps only the `keep` most recent runs.
     bool prune(int keep);
     void clear();
@@ -49,6 +51,8 @@ private:
     QList<ExecutionResult> load(const QString& where, const QVariantList& binds, int limit) const;
     QList<ExecutionResult> loadRows(const QString& where, const QVariantList& binds, int limit) const;
     void loadCharts(ExecutionResult& run) const;
+    // The run's artifacts; content only up to `contentLimit` bytes each (-1: all).
+    void loadArtifacts(ExecutionResult& run, qint64 contentLimit) const;
     bool storePreview(QSqlDatabase& db, const ExecutionResult& preview, const RunPreviewCuts& cuts) const;
     Database& m_db;
     mutable ThreadLocalError m_lastError;

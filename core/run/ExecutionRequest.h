@@ -2,6 +2,7 @@
 
 #include "core/language/Language.h"
 #include "core/sandbox/Deadline.h"
+#include "core/sandbox/RunInput.h"
 
 #include <QString>
 #include <variant>
@@ -27,6 +28,8 @@ struct ExecutionRequest {
     // This run's own cap, clamped to [1, Deadline::kMaxSeconds]; the Executor's config (the
     // settings) bounds it, so the default leaves the decision to the settings.
     int deadlineSeconds = Deadline::kMaxSeconds;
+    // Input files placed read-only in the run's working directory, and its stdin (empty unless given).
+    RunInput input;
 
     static ExecutionRequest adHoc(Language language, const QString& code, const QString& title = {});
     static ExecutionRequest savedRevision(const QString& documentId, const QString& revisionId = {});

@@ -76,6 +76,17 @@ QString ExecutionResult::composeMessage() const
     return text;
 }
 
+QJsonObject RunArtifact::toJson() const
+{
+    QJsonObject o{{QStringLiteral("name"), name},
+                  {QStringLiteral("size"), double(size)},
+                  {QStringLiteral("mime_type"), mimeType},
+                  {QStringLiteral("sha256"), sha256}};
+    if (!content.isEmpty() && content.size() <= jsonInlineBytes)
+        o.insert(QStringLiteral("base64"), QString::fromLatin1(content.toBase64()));
+    return o;
+}
+
 QJsonObject ExecutionResult::toJson() const
 {
     QJsonObject o;
@@ -105,6 +116,10 @@ QJsonObject ExecutionResult::toJson() const
             chartArray.append(chart.spec);
     }
     o[QStringLiteral("charts")] = chartArray;
+    QJsonArray artifactArray;
+    for (const RunArtifact& artifact : artifacts)
+        artifactArray.append(artifact.toJson());
+    o[QStringLiteral("artifacts")] = artifactArray;
     o[QStringLiteral("exit_code")] = exitCode ? QJsonValue(*exitCode) : QJsonValue(QJsonValue::Null);
     o[QStringLiteral("duration_ms")] = durationMs;
     o[QStringLiteral("cost_usd")] = costUsd();

@@ -8,8 +8,16 @@ namespace sandpad {
 // wrapper's process and can write any bytes to the result channel, so these bound what the app
 // spends on a result: every check happens before the expensive step it protects.
 struct ResultLimits {
-    // All frames of one run on the local result channel (result.json and the PNGs together).
-    static constexpr qint64 channelBytes = 64LL << 20;
+    // Files the run left in its working directory (artifacts), all together; the wrapper sends
+    // none past these and the host checks again (ArtifactCollector). Entries: files and folders
+    // looked at, so 100,000 tiny files cost a bounded walk.
+    static constexpr qint64 artifactBytesPerRun = 32LL << 20;
+    static constexpr int artifactsPerRun = 500;
+    static constexpr int artifactEntriesPerRun = 10'000;
+
+    // All frames of one run on the local result channel (result.json, the PNGs and the
+    // artifacts together).
+    static constexpr qint64 channelBytes = (64LL << 20) + artifactBytesPerRun;
 
     // result.json alone. It carries interactive charts as JSON text, so it must hold a
     // 1,000,000-point line chart (33 MB with full-precision doubles, ~45 MB with datetime x).
@@ -33,7 +41,7 @@ struct ResultLimits {
     static constexpr int chartsPerRun = 100;
 
     // PNG charts: bytes as sent, and pixels as declared in the header (what decoding costs).
-    static constexpr qint64 pngBytesPerRun = channelBytes;
+    static constexpr qint64 pngBytesPerRun = 64LL << 20;
     static constexpr int pngMaxSide = 16'384;
     static constexpr qint64 pngPixels = 1LL << 25;             // 33,554,432: e.g. 8192 x 4096
     static constexpr qint64 pngPixelsPerRun = 1LL << 26;       // 67,108,864

@@ -1,6 +1,7 @@
 #include "core/runtime/RuntimeProgram.h"
 
 #include "core/runtime/PipDirectives.h"
+#include "core/runtime/ResultLimits.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -32,16 +33,28 @@ QByteArray RuntimeProgram::wrapperSource(Language language)
 
 QList<SandboxFile> RuntimeProgram::supportFiles(Language language, const QString& workDir)
 {
-    if (language != Language::Python)
-        return {};
     initRuntimeResources();
-    QFile file(QStringLiteral(":/sandpad/runtime/chart_extract.py"));
-    if (!file.open(QIODevice::ReadOnly))
-        return {}; // figures stay PNG only
     QString dir = workDir;
     while (dir.size() > 1 && dir.endsWith(u'/'))
         dir.chop(1);
-    return {SandboxFile{dir + QStringLiteral("/chart_extract.py"), file.readAll(), 0644}};
+    QList<SandboxFile> files;
+    const QStringList names = language == Language::Python
+        ? QStringList{QStringLiteral("chart_extract.py"), QStringLiteral("run_files.py")}
+        : QStringList{QStringLiteral("run_files.cjs")};
+    for (const QString& name : names) {
+        QFile file(QStringLiteral(":/sandpad/runtime/") + name);
+        if (file.open(QIODevice::ReadOnly)) // else: figures stay PNG only / no artifacts
+            files << SandboxFile{dir + u'/' + name, file.readAll(), 0644};
+    }
+    return files;
+}
+
+QString RuntimeProgram::workingDirectory(const QString& workDir)
+{
+    QString dir = workDir;
+    while (dir.size() > 1 && dir.endsWith(u'/'))
+        dir.chop(1);
+    return dir + QStringLiteral("/work");
 }
 
 QByteArray RuntimeProgram::sessionSource(Language language)
@@ -82,14 +95,29 @@ RuntimeProgram RuntimeProgram::build(const Input& input)
 
     const QString title = input.title.trimmed().isEmpty()
         ? (python ? QStringLiteral("main.py") : QStringLiteral("main.mjs")) : input.title.trimmed();
-    const QJsonObject manifest{
+    program.cwd = workingDirectory(workDir);
+    QJsonObject manifest{
         {QStringLiteral("language"), languageName(input.language)},
         {QStringLiteral("title"), title},
         {QStringLiteral("code_path"), codePath},
         {QStringLiteral("out_dir"), program.outDir},
         {QStringLiteral("packages"), QJsonArray::fromStringList(program.packages)},
         {QStringLiteral("pip_args"), QJsonArray::fromStringList(input.pipArgs)},
+        {QStringLiteral("cwd"), program.cwd},
+        {QStringLiteral("artifact_limits"), QJsonObject{{QStringLiteral("bytes"), double(ResultLimits::artifactBytesPerRun)},
+                                                        {QStringLiteral("files"), ResultLimits::artifactsPerRun},
+                                                        {QStringLiteral("entries"), ResultLimits::artifactEntriesPerRun}}},
     };
+    const QString stdinPath = workDir + QStringLiteral("/stdin");
+    if (input.runInput.stdinData)
+        manifest.insert(QStringLiteral("stdin_path"), stdinPath);
+    if (!input.runInput.files.isEmpty()) {
+        // The wrapper makes them read-only too: not every provider's upload keeps a mode.
+        QJsonArray names;
+        for (const InputFile& file : input.runInput.files)
+            names.append(file.name);
+        manifest.insert(QStringLiteral("input_files"), names);
+    }
 
     program.files = {
         SandboxFile{wrapperPath, wrapper, 0644},
@@ -97,6 +125,11 @@ RuntimeProgram RuntimeProgram::build(const Input& input)
         SandboxFile{manifestPath, QJsonDocument(manifest).toJson(QJsonDocument::Compact), 0644},
     };
     program.files += supportFiles(input.language, workDir);
+    // Input files read-only in the working directory; the snippet cannot change the host's copy.
+    for (const InputFile& file : input.runInput.files)
+        program.files << SandboxFile{program.cwd + u'/' + file.name, file.content, 0444};
+    if (input.runInput.stdinData)
+        program.files << SandboxFile{stdinPath, *input.runInput.stdinData, 0444};
     const QString interpreter = !input.interpreter.isEmpty()
         ? input.interpreter : (python ? QStringLiteral("python3") : QStringLiteral("node"));
     program.command.argv = {interpreter, wrapperPath, manifestPath};
@@ -107,10 +140,10 @@ RuntimeProgram RuntimeProgram::build(const Input& input)
 }
 
 RuntimeProgram RuntimeProgram::build(Language language, const QString& code, const QString& title,
-                                     const Sandbox& sandbox)
+                                     const Sandbox& sandbox, const RunInput& runInput)
 {
     return build(Input{language, code, title, sandbox.workDir(), sandbox.interpreter(language),
-                       sandbox.pipArguments()});
+                       sandbox.pipArguments(), runInput});
 }
 
 } // namespace sandpad

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/language/Language.h"
+#include "core/sandbox/RunInput.h"
 #include "core/sandbox/Sandbox.h"
 
 #include <QList>
@@ -15,6 +16,7 @@ struct RuntimeProgram {
     QList<SandboxFile> files;   // wrapper.py|.mjs, main.py|.mjs, manifest.json, supportFiles()
     SandboxCommand command;     // argv, cwd and env; the caller sets timeoutMs
     QString outDir;             // W/out: where result.json and chart files appear
+    QString cwd;                // W/work: the program's scratch working directory (artifacts)
     QString resultPath;         // W/out/result.json
     QStringList packages;       // the `!pip install` packages that will be installed (Python)
     QString error;              // set when the program could not be built (wrapper resource missing)
@@ -30,15 +32,19 @@ struct RuntimeProgram {
         QString workDir;        // Sandbox::workDir()
         QString interpreter;    // Sandbox::interpreter(language)
         QStringList pipArgs;    // Sandbox::pipArguments()
+        RunInput runInput = {}; // input files (placed read-only in W/work) and stdin (W/stdin)
     };
     static RuntimeProgram build(const Input& input);
     // The same with workDir, interpreter and pip arguments taken from the sandbox.
     static RuntimeProgram build(Language language, const QString& code, const QString& title,
-                                const Sandbox& sandbox);
+                                const Sandbox& sandbox, const RunInput& runInput = {});
+    // The program's working directory in a work dir: W/work.
+    static QString workingDirectory(const QString& workDir);
 
     // The wrapper source compiled into the binary (":/sandpad/runtime/wrapper.py" / ".mjs").
     static QByteArray wrapperSource(Language language);
-    // The modules placed beside the wrapper in workDir (Python: chart_extract.py), on the cold
+    // The modules placed beside the wrapper in workDir (Python: chart_extract.py and
+    // run_files.py; JavaScript: run_files.cjs), on the cold
     // and the pre-started path alike.
     static QList<SandboxFile> supportFiles(Language language, const QString& workDir);
     // The notebook session's runtime (":/sandpad/runtime/session.py" / ".mjs"), which a

@@ -166,6 +166,13 @@ std::optional<WrapperResult> WrapperResult::parse(const QByteArray& json, QStrin
         r.charts.append(ref);
     }
 
+    for (const auto& [key, list] : {std::pair{QStringLiteral("artifacts"), &r.artifacts},
+                                     std::pair{QStringLiteral("artifacts_omitted"), &r.artifactsOmitted}}) {
+        const QJsonValue value = o.value(key);
+        if (!value.isUndefined() && !value.isNull() && !value.isArray())
+            return invalid(problem, QStringLiteral("\"%1\" must be a list").arg(key));
+        *list = value.toArray();
+    }
     if (!optionalString(o, QStringLiteral("chart_error"), &r.chartError))
         return invalid(problem, QStringLiteral("\"chart_error\" must be a string or null"));
     if (const auto over = overlongText(r))

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -29,6 +30,9 @@ struct WrapperResult {
     std::optional<WrapperError> error;    // set exactly when !success
     QList<WrapperChartRef> charts;
     std::optional<QString> chartError;    // a `chart` value the wrapper could not serialize
+    // The run's files as the wrapper listed them (checked by core/engine/ArtifactCollector):
+    // [{"name", "file", "size"}] and [{"name", "size", "reason"}].
+    QJsonArray artifacts, artifactsOmitted;
 
     // Validates and parses result.json. A malformed document is an infrastructure problem, so
     // this never throws: it returns nullopt and says what is wrong in *problem.

@@ -250,9 +250,11 @@ bool NotebookSession::sessionsSupported() const
     return m_executor && m_executor->provider() && m_executor->provider()->supportsSessions();
 }
 
-Run* NotebookSession::execute(Language language, const QString& code, const QString& title, RunOrigin origin)
+Run* NotebookSession::execute(Language language, const QString& code, const QString& title, RunOrigin origin,
+                              const RunInput& input)
 {
-    const ExecutionRequest request = ExecutionRequest::adHoc(language, code, title);
+    ExecutionRequest request = ExecutionRequest::adHoc(language, code, title);
+    request.input = input;
     Run* run = nullptr;
     if (!sessionsSupported()) {
         run = m_executor->start(request, origin); // this provider runs every cell fresh

@@ -2,6 +2,7 @@
 
 #include "core/language/Language.h"
 #include "core/run/RunOrigin.h"
+#include "core/sandbox/RunInput.h"
 #include "core/session/SessionVariables.h"
 
 #include <QObject>
@@ -33,7 +34,9 @@ public:
     // Whether the Executor's provider keeps sessions; otherwise every cell runs fresh.
     bool sessionsSupported() const;
     // Runs code in the session (started on first use). Returns at once, like Executor::start.
-    Run* execute(Language language, const QString& code, const QString& title, RunOrigin origin = {});
+    // `input`: files placed in the working directory and stdin, for this execution (placed with each).
+    Run* execute(Language language, const QString& code, const QString& title, RunOrigin origin = {},
+                 const RunInput& input = {});
     // The first interrupt of an execution raises KeyboardInterrupt (Python) / stops the awaited
     // evaluation (JavaScript) and keeps the state; a second one kills and restarts the session.
     void interrupt();

@@ -134,6 +134,20 @@ const QList<Migration>& Migrations::all()
              QStringLiteral("CREATE INDEX remote_allocations_open ON remote_allocations(provider) "
                             "WHERE closed_ms IS NULL"),
          }},
+        // 6: the files a run left in its working directory (RunArtifact), with their content.
+        {6,
+         {
+             QStringLiteral(R"(CREATE TABLE run_artifacts (
+                 run_id    TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+                 position  INTEGER NOT NULL,
+                 name      TEXT NOT NULL,
+                 size      INTEGER NOT NULL,
+                 mime_type TEXT NOT NULL,
+                 sha256    TEXT NOT NULL,
+                 content   BLOB,
+                 PRIMARY KEY (run_id, position)
+             ))"),
+         }},
     };
     return migrations;
 }

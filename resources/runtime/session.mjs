@@ -106,6 +106,11 @@ export async function serve(jobFd, W) {
         const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"));
         const title = manifest.title || path.basename(manifest.code_path);
         emit("started", "");
+        let runFiles = null, filesBefore = null; // the run's files (run_files.cjs): cwd, stdin, artifacts
+        try {
+            runFiles = createRequire(import.meta.url)("/sandpad/run_files.cjs");
+            filesBefore = runFiles.prepare(manifest);
+        } catch { runFiles = null; }
         const source = fs.readFileSync(manifest.code_path, "utf8");
         const restoreOut = W.batch(process.stdout);
         const restoreErr = W.batch(process.stderr);
@@ -190,7 +195,8 @@ export async function serve(jobFd, W) {
                 charts.push({ kind: "interactive", spec });
             chartError = problem;
         }
-        emit("result.json", JSON.stringify({ status: error ? "error" : "success", result, error, charts, chart_error: chartError }));
+        emit("result.json", JSON.stringify({ status: error ? "error" : "success", result, error, charts, chart_error: chartError,
+                                             ...(runFiles ? runFiles.collect(manifest.cwd, emit, manifest, filesBefore) : {}) }));
     };
     globalThis[STASH + "m"] = MISSING;
 

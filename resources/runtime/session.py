@@ -58,6 +58,7 @@ def _execute(namespace, manifest_path, channel):
     code_path = manifest["code_path"]
     title = manifest.get("title") or os.path.basename(code_path)
     channel.emit("started", b"")
+    files_before = W._files_before(manifest)
     with open(code_path, "rb") as f:
         source = f.read().decode("utf-8", errors="replace")
     lines = source.splitlines(True)
@@ -125,8 +126,9 @@ def _execute(namespace, manifest_path, channel):
         channel.emit("variables.json", W._dumps(_variables(namespace)).encode("utf-8"))
     except Exception as exc:
         sys.stderr.write("Sandpad: could not list the variables: %s: %s\n" % (type(exc).__name__, exc))
+    files = W._files_after(manifest, channel, namespace, files_before)
     W._flush_streams()
-    W._emit_result(channel, error, result, charts, chart_error)
+    W._emit_result(channel, error, result, charts, chart_error, files)
 
 
 def _short_repr(value):

@@ -326,6 +326,12 @@ async function main() {
     // Before anything of the user runs: from here on, however the run ends, it is the program's
     // own end (docs/runtime-protocol.md).
     emit("started", "");
+    // The run's files (run_files.cjs beside this file): scratch cwd, stdin, artifacts.
+    let runFiles = null, filesBefore = null;
+    try {
+        runFiles = createRequire(import.meta.url)(path.join(path.dirname(wrapperPath), "run_files.cjs"));
+        filesBefore = runFiles.prepare(manifest);
+    } catch { runFiles = null; }
 
     const source = fs.readFileSync(codePath, "utf8");
     const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "sandpad-js-"));
@@ -379,6 +385,7 @@ async function main() {
             error,
             charts,
             chart_error: chartError,
+            ...(runFiles ? runFiles.collect(manifest.cwd, emit, manifest, filesBefore) : {}),
         };
         emit("result.json", JSON.stringify(document));
         try {

@@ -496,6 +496,44 @@ _COLD = _ColdPath()
 
 
 # ---------------------------------------------------------------------------------------------
+# The run's files (run_files.py beside this file): scratch cwd, stdin, artifacts.
+
+_RUN_FILES = []
+
+
+def _run_files():
+    """run_files.py, shipped beside this file: the cwd, stdin and artifacts (or None)."""
+    if not _RUN_FILES:
+        module = None
+        try:
+            path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "run_files.py")
+            with open(path, "rb") as f:
+                source = f.read()
+            module = types.ModuleType("_sandpad_run_files")
+            module.__file__ = path
+            exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
+        except Exception:
+            module = None  # the cwd stays the work dir and no artifacts come back
+        _RUN_FILES.append(module)
+    return _RUN_FILES[0]
+
+
+def _files_before(manifest):
+    files = _run_files()
+    return files.prepare(manifest) if files is not None else {}
+
+
+def _files_after(manifest, channel, namespace, before):
+    """The run's artifacts for result.json: {"artifacts": [...], "artifacts_omitted": [...]}."""
+    files = _run_files()
+    if files is None:
+        return {}
+    files.flush_open_files(namespace, manifest.get("cwd"))
+    artifacts, omitted = files.collect(manifest.get("cwd"), channel.emit, manifest, before)
+    return {"artifacts": artifacts, "artifacts_omitted": omitted}
+
+
+# ---------------------------------------------------------------------------------------------
 # The result channel.
 
 class _Channel:
@@ -625,6 +663,7 @@ def _warm_start():
         _patch_pyplot(pyplot)
         if not woken:
             _warm_draw()
+    _run_files()  # compiled now (run_files.py was placed with the wrapper), not in the user's run
     # The imported packages live as long as the sandbox: move their objects out of the collector's
     # reach, so a full collection during the user's run does not walk them (~70 ms here).
     import gc
@@ -696,6 +735,10 @@ def _place_file(path, mode, data):
     if not isinstance(path, str) or not path.startswith("/sandpad/") or "/.." in path or "\0" in path:
         raise RuntimeError("the host sent a file outside /sandpad: %r" % (path,))
     os.makedirs(os.path.dirname(path), exist_ok=True)
+    try:
+        os.unlink(path)  # a session's next job: an input file is read-only (mode 0444)
+    except FileNotFoundError:
+        pass
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, mode & 0o777)
     try:
         view = memoryview(data)
@@ -734,6 +777,7 @@ def main(argv):
     # Before anything of the user runs (pip included): from here on, however the run ends, it is
     # the program's own end (docs/runtime-protocol.md).
     channel.emit("started", b"")
+    files_before = _files_before(manifest)
 
     os.environ.setdefault("MPLBACKEND", "Agg")
     hook = _ImportHook()
@@ -778,14 +822,15 @@ def main(argv):
         if text is not None:
             charts.append({"kind": "interactive", "spec": _RawJSON(text)})
     result = _result_text(namespace)
+    files = _files_after(manifest, channel, namespace, files_before)
 
     flusher.stop()
     _flush_streams()
-    _emit_result(channel, error, result, charts, chart_error)
+    _emit_result(channel, error, result, charts, chart_error, files)
     return 0
 
 
-def _emit_result(channel, error, result, charts, chart_error):
+def _emit_result(channel, error, result, charts, chart_error, files=None):
     """result.json (docs/runtime-protocol.md): a run's, or a session execution's."""
     document = {
         "status": "error" if error is not None else "success",
@@ -794,6 +839,8 @@ def _emit_result(channel, error, result, charts, chart_error):
         "charts": charts,
         "chart_error": chart_error,
     }
+    if files:
+        document.update(files)
     channel.emit("result.json", _dumps(document).encode("utf-8"))
 
 

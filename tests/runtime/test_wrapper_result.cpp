@@ -188,7 +188,10 @@ private slots:
             Language::Python, QStringLiteral("!pip install requests numpy\nprint(1)\n"), QStringLiteral("My Notebook"),
             QStringLiteral("/sandpad/"), QStringLiteral("/usr/bin/python3"), {QStringLiteral("--no-index")}});
         QVERIFY2(p.ok(), qPrintable(p.error));
-        QCOMPARE(p.files.size(), 4);
+        QCOMPARE(p.files.size(), 5);
+        // The run's files (cwd, stdin, artifacts) beside it too; the program's cwd is W/work.
+        QCOMPARE(p.files[4].path, QStringLiteral("/sandpad/run_files.py"));
+        QCOMPARE(p.cwd, QStringLiteral("/sandpad/work"));
         QCOMPARE(p.files[0].path, QStringLiteral("/sandpad/wrapper.py"));
         // The chart extraction module beside the wrapper (the pre-started path places the same).
         QCOMPARE(p.files[3].path, QStringLiteral("/sandpad/chart_extract.py"));
@@ -211,6 +214,30 @@ private slots:
         QCOMPARE(m.value("packages").toArray(), QJsonArray{"requests"});
         QCOMPARE(m.value("pip_args").toArray(), QJsonArray{"--no-index"});
     }
+    // Input files go read-only into W/work, stdin to W/stdin; the manifest names both.
+    void programWithInput()
+    {
+        RuntimeProgram::Input in{Language::Python, QStringLiteral("print(1)"), QStringLiteral("t"), QStringLiteral("/w"),
+                                 QStringLiteral("python3"), {}};
+        RuntimeProgram p = RuntimeProgram::build(in);
+        QJsonObject m = QJsonDocument::fromJson(p.files[2].content).object();
+        QCOMPARE(m.value("cwd").toString(), QStringLiteral("/w/work"));
+        QVERIFY(!m.contains("stdin_path")); // no input at all: input() says so
+        QVERIFY(!m.contains("input_files"));
+        in.runInput.files = {InputFile{QStringLiteral("a.csv"), QByteArray("1")}};
+        in.runInput.stdinData = QByteArray("x\n");
+        p = RuntimeProgram::build(in);
+        m = QJsonDocument::fromJson(p.files[2].content).object();
+        QCOMPARE(m.value("stdin_path").toString(), QStringLiteral("/w/stdin"));
+        QCOMPARE(m.value("input_files").toArray(), QJsonArray{"a.csv"});
+        QCOMPARE(m.value("artifact_limits").toObject().value("files").toInt(), ResultLimits::artifactsPerRun);
+        const SandboxFile& input = p.files[p.files.size() - 2];
+        QCOMPARE(input.path, QStringLiteral("/w/work/a.csv"));
+        QCOMPARE(input.mode, 0444);
+        QCOMPARE(p.files.last().path, QStringLiteral("/w/stdin"));
+        QCOMPARE(p.files.last().content, QByteArray("x\n"));
+    }
+
     void javaScriptProgram()
     {
         const RuntimeProgram p = RuntimeProgram::build(RuntimeProgram::Input{

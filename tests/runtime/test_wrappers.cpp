@@ -233,7 +233,8 @@ private slots:
         for (int i = 0; i < charts.size(); ++i) {
             const QImage got = QImage(r.outDir + u'/' + charts[i].toObject().value("file").toString())
                                    .convertToFormat(QImage::Format_RGB32);
-            const QImage want = QImage(runDir + QStringLiteral("/expected-%1.png").arg(i + 1))
+            // The snippet's own savefig() files are in its working directory, W/work.
+            const QImage want = QImage(runDir + QStringLiteral("/work/expected-%1.png").arg(i + 1))
                                     .convertToFormat(QImage::Format_RGB32);
             QVERIFY2(!got.isNull() && !want.isNull(), qPrintable(QString::number(i + 1)));
             // Cropping whole pixels may differ from savefig's fractional offset by up to 2 px.

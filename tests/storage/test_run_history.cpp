@@ -89,6 +89,40 @@ private slots:
         QVERIFY(!history.find(QStringLiteral("nope")));
     }
 
+    // Artifacts round-trip (store, reload, the same); previews carry contents up to 1 MiB only.
+    void roundTripWithArtifacts()
+    {
+        RunHistory history(m_data.db());
+        ExecutionResult r = makeRun(QStringLiteral("run-a"), 1'700'000'000'000);
+        const QByteArray big(RunArtifact::jsonInlineBytes + 1, 'b');
+        r.artifacts = {RunArtifact{QStringLiteral("out.csv"), 4, QStringLiteral("text/csv"), QStringLiteral("ab12"), QByteArray("a,b\n")},
+                       RunArtifact{QStringLiteral("plots/big.bin"), big.size(), QStringLiteral("application/octet-stream"),
+                                   QStringLiteral("cd34"), big},
+                       RunArtifact{QStringLiteral("empty"), 0, QStringLiteral("application/x-zerosize"), QStringLiteral("e3b0"), QByteArray()}};
+        QVERIFY2(history.save(r), qPrintable(history.lastError()));
+        QVERIFY2(history.save(r), qPrintable(history.lastError())); // saved again: replaced, not doubled
+        QCOMPARE(m_data.rowCount(QStringLiteral("run_artifacts")), 3);
+        const auto got = history.find(QStringLiteral("run-a"));
+        QVERIFY(got);
+        QCOMPARE(got->artifacts.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(got->artifacts[i].name, r.artifacts[i].name);
+            QCOMPARE(got->artifacts[i].size, r.artifacts[i].size);
+            QCOMPARE(got->artifacts[i].mimeType, r.artifacts[i].mimeType);
+            QCOMPARE(got->artifacts[i].sha256, r.artifacts[i].sha256);
+            QCOMPARE(got->artifacts[i].content, r.artifacts[i].content);
+        }
+        const auto previews = history.recentPreviews(10);
+        QCOMPARE(previews.size(), 1);
+        QCOMPARE(previews[0].run.artifacts.size(), 3);
+        QCOMPARE(previews[0].run.artifacts[0].content, QByteArray("a,b\n"));
+        QVERIFY(previews[0].run.artifacts[1].content.isEmpty());
+        QCOMPARE(previews[0].run.artifacts[1].size, big.size());
+        QCOMPARE(history.artifactContent(QStringLiteral("run-a"), QStringLiteral("plots/big.bin")), std::optional(big));
+        QVERIFY(history.remove(QStringLiteral("run-a")));
+        QCOMPARE(m_data.rowCount(QStringLiteral("run_artifacts")), 0);
+    }
+
     void optionalFieldsStayEmpty()
     {
         RunHistory history(m_data.db());

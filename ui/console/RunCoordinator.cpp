@@ -12,6 +12,7 @@
 #include "ui/editor/EditorTabs.h"
 #include "ui/MainWindowActions.h"
 #include "ui/session/TabSessions.h"
+#include "ui/editor/AttachmentStrip.h"
 #include "ui/statusbar/RunStatusBar.h"
 
 #include <QAction>
@@ -104,7 +105,9 @@ bool RunCoordinator::startRun(EditorPage* page, const QString& code, const QStri
     origin.source = page;
     if (m_sessions && m_sessions->usesSession(page))
         return m_runs->startWith([&] { return m_sessions->execute(page, page->language(), code, title, origin); }) != nullptr;
-    return m_runs->start(ExecutionRequest::adHoc(page->language(), code, title), origin) != nullptr;
+    ExecutionRequest request = ExecutionRequest::adHoc(page->language(), code, title);
+    request.input = page->attachments()->runInput(); // the tab's files and Input box
+    return m_runs->start(request, origin) != nullptr;
 }
 
 void RunCoordinator::stop()

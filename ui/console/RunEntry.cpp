@@ -2,6 +2,7 @@
 
 #include "core/accounting/Money.h"
 #include "core/run/Run.h"
+#include "ui/console/ArtifactList.h"
 #include "ui/console/ChartThumbnail.h"
 #include "ui/console/CutNotice.h"
 #include "ui/console/ElapsedTime.h"
@@ -83,7 +84,7 @@ RunEntry::RunEntry(int number, Run* run, std::optional<RunPreviewCuts> preview, 
       m_output(new OutputView(this)), m_truncation(new CutNotice(tr("Output truncated notice"), this)),
       m_result(makeTextBlock(this, tr("Result"))), m_resultNotice(new CutNotice(tr("Result cut notice"), this)),
       m_error(new QLabel(this)),
-      m_chartsRow(new QWidget(this)), m_chartsLayout(new QHBoxLayout(m_chartsRow))
+      m_chartsRow(new QWidget(this)), m_chartsLayout(new QHBoxLayout(m_chartsRow)), m_artifacts(new ArtifactList(this))
 {
     m_elapsedStart = QDateTime::currentMSecsSinceEpoch();
 
@@ -138,6 +139,8 @@ RunEntry::RunEntry(int number, Run* run, std::optional<RunPreviewCuts> preview, 
     layout->addWidget(m_resultNotice);
     layout->addWidget(m_error);
     layout->addWidget(m_chartsRow);
+    layout->addWidget(m_artifacts);
+    connect(m_artifacts, &ArtifactList::fileError, this, &RunEntry::copyFailed);
     fitHeight(m_codeBlock, 14);
     updateHeader();
     updateStyle();
@@ -213,6 +216,7 @@ void RunEntry::showFinished()
     showResult();
     showError();
     showCharts();
+    m_artifacts->setArtifacts(r.artifacts, r.runId);
     updateHeader();
     updateStyle();
 }

@@ -17,6 +17,7 @@ class QTimer;
 
 namespace sandpad {
 
+class ArtifactList;
 class CutNotice;
 class OutputView;
 
@@ -133,6 +134,7 @@ private:
     WholeRunSource m_wholeSource;
     QWidget* m_chartsRow;
     QHBoxLayout* m_chartsLayout;
+    ArtifactList* m_artifacts; // the files the run left
 };
 
 } // namespace sandpad

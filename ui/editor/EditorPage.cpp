@@ -1,5 +1,6 @@
 #include "ui/editor/EditorPage.h"
 
+#include "ui/editor/AttachmentStrip.h"
 #include "ui/editor/CodeEditor.h"
 #include "ui/editor/LanguageBox.h"
 
@@ -14,7 +15,7 @@ namespace sandpad {
 
 EditorPage::EditorPage(const QString& untitledName, QWidget* parent)
     : QWidget(parent), m_editor(new CodeEditor(this)), m_language(new LanguageBox(this)),
-      m_path(new QLabel(this)), m_source(UntitledSource{untitledName}),
+      m_path(new QLabel(this)), m_attachments(new AttachmentStrip(this)), m_source(UntitledSource{untitledName}),
       m_tabId(QUuid::createUuid().toString(QUuid::WithoutBraces))
 {
     m_language->addItem(tr("Python"), languageName(Language::Python));
@@ -38,7 +39,11 @@ EditorPage::EditorPage(const QString& untitledName, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(header);
+    layout->addWidget(m_attachments);
     layout->addWidget(m_editor, 1);
+    m_attachments->watchDrops(m_editor->viewport()); // dropped files are attached, not pasted
+    m_attachments->watchDrops(this);
+    setAcceptDrops(true);
 
     connect(m_language, &QComboBox::currentIndexChanged, this, [this] {
         m_editor->setLanguage(language());

@@ -10,6 +10,7 @@ class QLabel;
 
 namespace sandpad {
 
+class AttachmentStrip;
 class CodeEditor;
 
 // Where a tab's text came from, which decides what Save does with it.
@@ -47,6 +48,8 @@ public:
     explicit EditorPage(const QString& untitledName, QWidget* parent = nullptr);
 
     CodeEditor* editor() const { return m_editor; }
+    // The tab's input files and stdin, given to each of its runs.
+    AttachmentStrip* attachments() const { return m_attachments; }
     Language language() const;
     void setLanguage(Language language);
 
@@ -79,6 +82,7 @@ private:
     CodeEditor* m_editor;
     QComboBox* m_language;
     QLabel* m_path;
+    AttachmentStrip* m_attachments;
     EditorSource m_source;
     QString m_tabId;
     void updateLocation();

@@ -4,6 +4,7 @@
 #include "core/run/Run.h"
 #include "core/sandbox/SandboxProvider.h"
 #include "core/session/NotebookSession.h"
+#include "ui/editor/AttachmentStrip.h"
 #include "ui/editor/EditorPage.h"
 
 namespace sandpad {
@@ -66,7 +67,7 @@ void TabSessions::drop(QObject* page)
 Run* TabSessions::execute(EditorPage* page, Language language, const QString& code, const QString& title,
                           const RunOrigin& origin)
 {
-    Run* run = sessionFor(page)->execute(language, code, title, origin);
+    Run* run = sessionFor(page)->execute(language, code, title, origin, page->attachments()->runInput());
     connect(run, &Run::finished, this, [this, page = QPointer<EditorPage>(page)] {
         if (page)
             emit modeChanged(page);

@@ -32,16 +32,16 @@ QByteArray RuntimeProgram::wrapperSource(Language language)
 
 QList<SandboxFile> RuntimeProgram::supportFiles(Language language, const QString& workDir)
 {
-    if (language != Language::Python)
-        return {};
     initRuntimeResources();
-    QFile file(QStringLiteral(":/sandpad/runtime/chart_extract.py"));
+    const QString name = language == Language::Python ? QStringLiteral("chart_extract.py")
+                                                      : QStringLiteral("js_program.mjs");
+    QFile file(QStringLiteral(":/sandpad/runtime/") + name);
     if (!file.open(QIODevice::ReadOnly))
-        return {}; // figures stay PNG only
+        return {}; // Python: figures stay PNG only; JavaScript: the wrapper cannot start (a broken build)
     QString dir = workDir;
     while (dir.size() > 1 && dir.endsWith(u'/'))
         dir.chop(1);
-    return {SandboxFile{dir + QStringLiteral("/chart_extract.py"), file.readAll(), 0644}};
+    return {SandboxFile{dir + u'/' + name, file.readAll(), 0644}};
 }
 
 QByteArray RuntimeProgram::sessionSource(Language language)

@@ -1,0 +1,129 @@
+// How wrapper.mjs (and session.mjs) run a JavaScript snippet the way `node file.js` would
+// (docs/runtime-protocol.md, "JavaScript"). Placed beside the wrapper by
+// RuntimeProgram::supportFiles, on the cold and the pre-started path alike.
+//
+// - A snippet without `import`/`export` statements is a sloppy CommonJS script: the body of an
+//   async function (exports, require, module, __filename, __dirname) called with `this` =
+//   module.exports, so top-level `await` and `return value` work too. V8's own parser decides
+//   (module syntax in a string, comment or template literal is not module syntax), never a regex.
+// - One with them is an ES module (the wrapper imports a temporary copy).
+// - Stacks name the snippet's title; the wrapper's frames are left out.
+
+import Module, { createRequire } from "node:module";
+import path from "node:path";
+import vm from "node:vm";
+
+// The messages V8 gives a script for syntax only a module may have.
+const kModuleSyntax = [
+    "Cannot use import statement outside a module",
+    "Unexpected token 'export'",
+    "Cannot use 'import.meta' outside a module",
+];
+const kIllegalStrict = "Illegal 'use strict' directive in function with non-simple parameter list";
+const kParameters = "exports, require, module, __filename, __dirname";
+
+// The function header is a line of its own above the user's code (lineOffset -1), so every line
+// and column V8 reports is the editor's, line 1 included.
+function header(async, parameters, body) {
+    return `(${async ? "async " : ""}function (${parameters}) {${body}\n`;
+}
+
+function tryCompile(text, title) {
+    try {
+        return { script: new vm.Script(text, { filename: title, lineOffset: -1,
+                                               importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER }) };
+    } catch (e) {
+        if (e instanceof SyntaxError)
+            return { error: e };
+        throw e;
+    }
+}
+
+// { kind: "module" }, or { kind: "script", async, strict }, or { kind: "script", syntaxError }.
+// A non-simple parameter list makes V8 refuse a "use strict" directive, which is how a strict
+// snippet is told apart (the capture statement the wrapper puts first would hide its directive).
+// A snippet that is only valid outside an async function (`var await`) runs in a plain one.
+export function snippetKind(source, title) {
+    let first = null;
+    for (const async of [true, false]) {
+        let { error } = tryCompile(header(async, "__sandpadProbe = 0", "") + source + "\n})", title);
+        let strict = false;
+        if (error && error.message === kIllegalStrict) {
+            strict = true;
+            error = tryCompile(header(async, kParameters, "") + source + "\n})", title).error;
+        }
+        if (!error)
+            return { kind: "script", async, strict };
+        if (kModuleSyntax.includes(error.message))
+            return { kind: "module" };
+        first = first || error;
+    }
+    return { kind: "script", syntaxError: first };
+}
+
+// The snippet as a function; `prologue` runs first in its scope (after "use strict" if the
+// snippet has it), on the header line.
+export function compileScript(source, title, kind, prologue) {
+    const text = header(kind.async, kParameters, (kind.strict ? '"use strict";' : "") + prologue) + source + "\n})";
+    const { script, error } = tryCompile(text, title);
+    if (error)
+        throw error;
+    return script.runInThisContext();
+}
+
+// What `node file.js` gives a script: module, exports, require (require.main === module),
+// __filename and __dirname, named after the title in the work dir.
+export function scriptScope(dir, title) {
+    const filename = path.join(dir, title.replace(/[/\0]/g, "_") || "main.js");
+    const module = new Module(filename, null);
+    module.filename = filename;
+    module.paths = Module._nodeModulePaths(dir);
+    const require = createRequire(filename);
+    require.main = module;
+    return { module, exports: module.exports, require, filename, dirname: dir };
+}
+
+// A SyntaxError's traceback as `title:line:column`, the line and a caret, then the message: from
+// the "file:line / source / ^^^" text that Node puts in front of a compile error's stack (or that
+// `node --check` prints) with `file` replaced by the title.
+export function syntaxTraceback(arrowText, file, title, message) {
+    const lines = String(arrowText).split("\n");
+    const at = lines.findIndex((line) => line.startsWith(`${file}:`) && /^\d+$/.test(line.slice(file.length + 1)));
+    if (at < 0)
+        return null;
+    const line = lines[at].slice(file.length + 1);
+    const code = lines[at + 1] ?? "";
+    const caret = lines[at + 2] ?? "";
+    const column = caret.indexOf("^") + 1;
+    return `${title}:${line}${column > 0 ? `:${column}` : ""}\n${code}\n${caret}\n\nSyntaxError: ${message}`;
+}
+
+// Every stack formatted from now on (uncaught errors, `err.stack`, console.trace()) names the
+// title instead of `names` (the temporary module's path and URL) and leaves out `hidden` files
+// (the wrapper's) and the loader's frames below the user's code. A snippet may set its own
+// Error.prepareStackTrace; then it is theirs.
+export function nameStacks(names, hidden) {
+    const plumbing = (frame) => {
+        const file = frame.getFileName() || "";
+        return hidden.includes(file) || file.startsWith("node:internal/modules/esm/")
+            || file.startsWith("node:internal/modules/run_main") || file === "node:internal/vm"
+            || file === "node:vm" || (frame.isPromiseAll() && !file);
+    };
+    Error.prepareStackTrace = (error, frames) => {
+        let text;
+        try {
+            text = Error.prototype.toString.call(error);
+        } catch {
+            text = "Error";
+        }
+        for (const frame of frames) {
+            if (plumbing(frame))
+                continue;
+            let shown = frame.toString();
+            for (const [from, to] of names)
+                shown = shown.split(from).join(to);
+            text += `\n    at ${shown}`;
+        }
+        return text;
+    };
+}

@@ -99,9 +99,10 @@ export function syntaxTraceback(arrowText, file, title, message) {
 }
 
 // Every stack formatted from now on (uncaught errors, `err.stack`, console.trace()) names the
-// title instead of `names` (the temporary module's path and URL) and leaves out `hidden` files
-// (the wrapper's) and the loader's frames below the user's code. A snippet may set its own
-// Error.prepareStackTrace; then it is theirs.
+// title instead of each `from` of `names` ([from, to] pairs, or a function giving them: the
+// temporary module's path and URL) where a file name stands (before ":line"), and leaves out
+// `hidden` files (the wrapper's) and the loader's frames below the user's code. A snippet may set
+// its own Error.prepareStackTrace; then it is theirs.
 export function nameStacks(names, hidden) {
     const plumbing = (frame) => {
         const file = frame.getFileName() || "";
@@ -109,6 +110,7 @@ export function nameStacks(names, hidden) {
             || file.startsWith("node:internal/modules/run_main") || file === "node:internal/vm"
             || file === "node:vm" || (frame.isPromiseAll() && !file);
     };
+    const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     Error.prepareStackTrace = (error, frames) => {
         let text;
         try {
@@ -116,12 +118,23 @@ export function nameStacks(names, hidden) {
         } catch {
             text = "Error";
         }
-        for (const frame of frames) {
+        const pairs = (typeof names === "function" ? names() : names)
+            .map(([from, to]) => [new RegExp(`(^|[ (])${escape(from)}(?=:\\d)`, "g"), `$1${to.replace(/\$/g, "$$$$")}`]);
+        // Below the first of the wrapper's frames that called the user's code, nothing is the
+        // user's; node's own frames right above it (the inspector's post, a Promise) are its too.
+        const isHidden = (frame) => hidden.includes(frame.getFileName() || "");
+        let end = frames.findIndex((frame, i) => i > 0 && isHidden(frame) && !isHidden(frames[i - 1]));
+        if (end < 0)
+            end = frames.length;
+        else
+            while (end > 1 && !isHidden(frames[end - 1]) && /^node:|^$/.test(frames[end - 1].getFileName() || ""))
+                --end;
+        for (const frame of frames.slice(0, end)) {
             if (plumbing(frame))
                 continue;
             let shown = frame.toString();
-            for (const [from, to] of names)
-                shown = shown.split(from).join(to);
+            for (const [from, to] of pairs)
+                shown = shown.replace(from, to);
             text += `\n    at ${shown}`;
         }
         return text;

@@ -39,6 +39,23 @@ function tryCompile(text, title) {
     }
 }
 
+// A script's dynamic import() goes through Node's own loader (USE_MAIN_CONTEXT_DEFAULT_LOADER),
+// which warns once per process that the constant is experimental. That is not the user's
+// warning: let it be given once here, unseen (process.emitWarning is put back at once).
+export async function quietDynamicImport() {
+    const original = process.emitWarning;
+    process.emitWarning = function (warning, ...rest) {
+        if (!String((warning && warning.message) || warning).includes("USE_MAIN_CONTEXT_DEFAULT_LOADER"))
+            return original.call(this, warning, ...rest);
+    };
+    try {
+        await new vm.Script("import('node:path')", { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER })
+            .runInThisContext();
+    } finally {
+        process.emitWarning = original;
+    }
+}
+
 // { kind: "module" }, or { kind: "script", async, strict }, or { kind: "script", syntaxError }.
 // A non-simple parameter list makes V8 refuse a "use strict" directive, which is how a strict
 // snippet is told apart (the capture statement the wrapper puts first would hide its directive).

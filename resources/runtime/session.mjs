@@ -81,6 +81,7 @@ export async function serve(jobFd, W) {
     };
 
     globalThis[IMPORT] = sessionImport;
+    await W.program.quietDynamicImport(); // a `return` cell's import() (runAsFunction)
     const scope = W.program.scriptScope("/sandpad", "main.js");
     globalThis.require = scope.require;
     globalThis.module = scope.module;

@@ -437,6 +437,8 @@ async function main() {
             globalThis.require = scope.require;
             await import(moduleUrl);
         } else {
+            if (source.includes("import"))
+                await program.quietDynamicImport();
             const run = program.compileScript(source, title, kind, captureStatement);
             returned = await run.call(scope.exports, scope.exports, scope.require, scope.module, scope.filename, scope.dirname);
             scope.module.loaded = true;

@@ -638,6 +638,19 @@ with zipfile.ZipFile(f"{sys.argv[1]}/{name}-{ver}-py3-none-any.whl", "w") as z:
         // `await` as a name is fine in a script that has no top-level await.
         QCOMPARE(js(QStringLiteral("var await = 3;\nconsole.log(await + 1);")).out, QByteArray("4\n"));
     }
+    // A script's import() and require() resolve from the work dir, and Node's warning about the
+    // loader constant the wrapper uses is not the user's (their own warnings still show).
+    void jsScriptImportsAndRequires()
+    {
+        const Run r = js(QStringLiteral(
+            "const fs = require('node:fs');\nfs.writeFileSync('helper.mjs', 'export const x = 1;');\n"
+            "fs.writeFileSync('helper.cjs', 'exports.y = 2;');\n"
+            "const { x } = await import('./helper.mjs');\nconsole.log(x, require('./helper.cjs').y);\n"
+            "process.emitWarning('mine');\n"));
+        QVERIFY2(r.result.value("status").toString() == QStringLiteral("success"), r.resultJson.constData());
+        QCOMPARE(r.out, QByteArray("1 2\n"));
+        QVERIFY2(r.err.contains("Warning: mine") && !r.err.contains("Experimental"), r.err.constData());
+    }
     // ChatJS's extras: top-level await and a top-level `return value` (the result).
     void jsTopLevelReturn()
     {

@@ -21,6 +21,8 @@ const kModuleSyntax = [
 ];
 const kIllegalStrict = "Illegal 'use strict' directive in function with non-simple parameter list";
 const kParameters = "exports, require, module, __filename, __dirname";
+// Node >= 20.12 (older ones, as a remote image may have, run scripts without import()).
+const kDefaultLoader = vm.constants ? { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER } : {};
 
 // The function header is a line of its own above the user's code (lineOffset -1), so every line
 // and column V8 reports is the editor's, line 1 included.
@@ -30,8 +32,7 @@ function header(async, parameters, body) {
 
 function tryCompile(text, title) {
     try {
-        return { script: new vm.Script(text, { filename: title, lineOffset: -1,
-                                               importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER }) };
+        return { script: new vm.Script(text, { filename: title, lineOffset: -1, ...kDefaultLoader }) };
     } catch (e) {
         if (e instanceof SyntaxError)
             return { error: e };
@@ -43,14 +44,15 @@ function tryCompile(text, title) {
 // which warns once per process that the constant is experimental. That is not the user's
 // warning: let it be given once here, unseen (process.emitWarning is put back at once).
 export async function quietDynamicImport() {
+    if (!vm.constants)
+        return;
     const original = process.emitWarning;
     process.emitWarning = function (warning, ...rest) {
         if (!String((warning && warning.message) || warning).includes("USE_MAIN_CONTEXT_DEFAULT_LOADER"))
             return original.call(this, warning, ...rest);
     };
     try {
-        await new vm.Script("import('node:path')", { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER })
-            .runInThisContext();
+        await new vm.Script("import('node:path')", kDefaultLoader).runInThisContext();
     } finally {
         process.emitWarning = original;
     }

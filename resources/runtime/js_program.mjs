@@ -123,8 +123,10 @@ export function syntaxTraceback(arrowText, file, title, message) {
 // `hidden` files (the wrapper's) and the loader's frames below the user's code. A snippet may set
 // its own Error.prepareStackTrace; then it is theirs.
 export function nameStacks(names, hidden) {
+    // An evaluated script (a session's cell) has no file name, only its sourceURL.
+    const fileOf = (frame) => frame.getScriptNameOrSourceURL() || frame.getFileName() || "";
     const plumbing = (frame) => {
-        const file = frame.getFileName() || "";
+        const file = fileOf(frame);
         return hidden.includes(file) || file.startsWith("node:internal/modules/esm/")
             || file.startsWith("node:internal/modules/run_main") || file === "node:internal/vm"
             || file === "node:vm" || (frame.isPromiseAll() && !file);
@@ -141,12 +143,12 @@ export function nameStacks(names, hidden) {
             .map(([from, to]) => [new RegExp(`(^|[ (])${escape(from)}(?=:\\d)`, "g"), `$1${to.replace(/\$/g, "$$$$")}`]);
         // Below the first of the wrapper's frames that called the user's code, nothing is the
         // user's; node's own frames right above it (the inspector's post, a Promise) are its too.
-        const isHidden = (frame) => hidden.includes(frame.getFileName() || "");
+        const isHidden = (frame) => hidden.includes(fileOf(frame));
         let end = frames.findIndex((frame, i) => i > 0 && isHidden(frame) && !isHidden(frames[i - 1]));
         if (end < 0)
             end = frames.length;
         else
-            while (end > 1 && !isHidden(frames[end - 1]) && /^node:|^$/.test(frames[end - 1].getFileName() || ""))
+            while (end > 1 && !isHidden(frames[end - 1]) && /^node:|^$/.test(fileOf(frames[end - 1])))
                 --end;
         for (const frame of frames.slice(0, end)) {
             if (plumbing(frame))

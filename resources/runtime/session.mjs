@@ -171,7 +171,7 @@ export async function serve(jobFd, W) {
         } else if (outcome.answer.exceptionDetails) {
             const details = outcome.answer.exceptionDetails;
             const thrown = await fetch(details.exception);
-            if (thrown instanceof SyntaxError && !String(thrown.stack).includes(`${sourceUrl}:`)) {
+            if (thrown instanceof SyntaxError && !String(thrown.stack).includes(`${sourceUrl}:`) && !String(thrown.stack).includes(`${title}:`)) {
                 // A parse error carries its place only in the details.
                 const line = details.lineNumber + 1;
                 const text = source.split("\n")[details.lineNumber] ?? "";

@@ -184,6 +184,12 @@ private slots:
         QVERIFY2(r.error->traceback.contains(QStringLiteral("(cell:2:15)")) || r.error->traceback.contains(QStringLiteral("cell:2:15")), qPrintable(describe(r)));
         QVERIFY2(!r.error->traceback.contains(QStringLiteral("session.mjs")) && !r.error->traceback.contains(QStringLiteral("js_program")),
                  qPrintable(describe(r)));
+        // A title with a space: stacks name it as it is; a SyntaxError thrown at run time is an error like any other.
+        r = wait(m_session->execute(Language::JavaScript, QStringLiteral("console.log(new Error('t').stack);\nJSON.parse('{');"),
+                                    QStringLiteral("Untitled 1")));
+        QCOMPARE(r.error->name, QStringLiteral("SyntaxError"));
+        QVERIFY2(r.stdoutText.startsWith(QStringLiteral("Error: t\n    at Untitled 1:1:13\n")), qPrintable(describe(r)));
+        QVERIFY2(r.error->traceback.contains(QStringLiteral("at JSON.parse (<anonymous>)\n    at Untitled 1:2:6")), qPrintable(describe(r)));
         r = exec(Language::JavaScript, QStringLiteral("let = ;"));
         QCOMPARE(r.error->name, QStringLiteral("SyntaxError"));
         QVERIFY2(r.error->traceback.startsWith(QStringLiteral("cell:1:7\nlet = ;\n      ^\n")), qPrintable(describe(r)));

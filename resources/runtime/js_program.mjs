@@ -80,14 +80,15 @@ export function snippetKind(source, title) {
     return { kind: "script", syntaxError: first };
 }
 
-// The snippet as a function; `prologue` runs first in its scope (after "use strict" if the
-// snippet has it), on the header line.
-export function compileScript(source, title, kind, prologue) {
+// Runs the snippet as a script in `scope` (scriptScope) and gives what it returned; `prologue`
+// runs first in its scope (after "use strict" if the snippet has it), on the header line.
+export function runScript(source, title, kind, prologue, scope) {
     const text = header(kind.async, kParameters, (kind.strict ? '"use strict";' : "") + prologue) + source + "\n})";
     const { script, error } = tryCompile(text, title);
     if (error)
         throw error;
-    return script.runInThisContext();
+    return script.runInThisContext().call(scope.exports, scope.exports, scope.require, scope.module,
+                                          scope.filename, scope.dirname);
 }
 
 // What `node file.js` gives a script: module, exports, require (require.main === module),

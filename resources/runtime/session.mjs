@@ -230,8 +230,7 @@ export async function serve(jobFd, W) {
             const kind = W.program.snippetKind(code, title);
             if (kind.syntaxError)
                 return { thrown: kind.syntaxError };
-            const run = W.program.compileScript(code, title, kind, "");
-            return { value: await run.call(scope.exports, scope.exports, scope.require, scope.module, globalThis.__filename, scope.dirname) };
+            return { value: await W.program.runScript(code, title, kind, "", { ...scope, filename: globalThis.__filename }) };
         } catch (e) {
             return { thrown: e };
         }

@@ -439,8 +439,7 @@ async function main() {
         } else {
             if (source.includes("import"))
                 await program.quietDynamicImport();
-            const run = program.compileScript(source, title, kind, captureStatement);
-            returned = await run.call(scope.exports, scope.exports, scope.require, scope.module, scope.filename, scope.dirname);
+            returned = await program.runScript(source, title, kind, captureStatement, scope);
             scope.module.loaded = true;
         }
     } catch (e) {

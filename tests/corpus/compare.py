@@ -157,12 +157,12 @@ def run_sandpad(snippet, lang, tools, timeout):
 
 def normalize(text, plain_dir):
     # Paths: the plain run's temp folder and Sandpad's work dir name the same file; stacks name
-    # the file (node: its path, Sandpad: the title). Node's own internal frames are dropped.
+    # the file (node: its path, Sandpad: the title). Frames in node's own modules are dropped
+    # (below the user's code node shows its loader; Sandpad leaves that out).
     for d in (plain_dir, "/sandpad"):
         text = text.replace("file://" + d + "/", "").replace(d + "/", "").replace(d, "<cwd>")
     lines = [line.rstrip() for line in text.splitlines()]
-    lines = [line for line in lines if not re.match(r"\s+at .*\bnode:internal/", line)
-             and not re.match(r"\s+at (async )?(Module\._compile|Object\.\.js|Module\.load|Function\.executeUserEntryPoint) ", line)]
+    lines = [line for line in lines if not re.match(r"\s+at (.*\()?node:[\w/]+:\d+:\d+\)?$", line)]
     text = "\n".join(lines)
     return re.sub(r"0x[0-9a-f]{6,}", "0x…", text)
 
@@ -178,6 +178,17 @@ def first_difference(a, b):
 
 
 def compare(snippet, lang, tools, timeout):
+    try:
+        return compare_runs(snippet, lang, tools, timeout)
+    except Exception as e:  # one snippet's trouble must not lose the others' results
+        empty = {"status": "error", "error": None, "stdout": "", "stderr": "", "seconds": 0.0, "figures": 0}
+        return {"name": f"{lang}/{snippet.name}", "language": lang, "smoke": False,
+                "expected_difference": None, "same_status": False, "stdout": "differs",
+                "same_figures": False, "ratio": None, "reasons": [f"compare.py failed: {e!r}"],
+                "plain": empty, "sandpad": empty}
+
+
+def compare_runs(snippet, lang, tools, timeout):
     plain = run_plain(snippet, lang, tools, timeout)
     sandpad = run_sandpad(snippet, lang, tools, timeout)
     found = directives(snippet)

@@ -163,9 +163,11 @@ function syntaxErrorReport(modulePath, title, message) {
 function describeError(error, modulePath, moduleUrl, title) {
     let stack = error instanceof Error && typeof error.stack === "string"
         ? error.stack : `Uncaught ${util.inspect(error)}`;
-    if (error instanceof SyntaxError && !stack.includes(moduleUrl) && !stack.includes(modulePath))
+    // A script's parse errors are found before it runs (js_program.snippetKind): only a module's here.
+    if (modulePath && error instanceof SyntaxError && !stack.includes(moduleUrl) && !stack.includes(modulePath))
         stack = syntaxErrorReport(modulePath, title, error.message) || stack;
-    stack = stack.split(moduleUrl).join(title).split(modulePath).join(title);
+    if (modulePath)
+        stack = stack.split(moduleUrl).join(title).split(modulePath).join(title);
     const lines = stack.split("\n").filter((line) => {
         const frame = line.trim();
         if (!frame.startsWith("at "))
@@ -337,15 +339,15 @@ async function main() {
     const dir = path.dirname(path.resolve(codePath));
     const kind = program.snippetKind(source, title);
     let tempDir = null;
-    let modulePath = "\0";
-    let moduleUrl = "\0";
+    let modulePath = null; // a module's temporary copy
+    let moduleUrl = null;
     if (kind.kind === "module") {
         tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "sandpad-js-"));
         modulePath = path.join(tempDir, path.basename(codePath).replace(/\.[cm]?js$/, "") + ".mjs");
         moduleUrl = pathToFileURL(modulePath).href;
         fs.writeFileSync(modulePath, `${source}\n;${captureStatement}\n`);
     }
-    program.nameStacks([[moduleUrl, title], [modulePath, title]],
+    program.nameStacks(modulePath ? [[moduleUrl, title], [modulePath, title]] : [],
                        [import.meta.url, wrapperPath, new URL("./js_program.mjs", import.meta.url).href]);
 
     const restoreOut = batch(process.stdout);

@@ -679,6 +679,11 @@ with zipfile.ZipFile(f"{sys.argv[1]}/{name}-{ver}-py3-none-any.whl", "w") as z:
         QCOMPARE(syntax.error().value("name").toString(), QStringLiteral("SyntaxError"));
         QCOMPARE(syntax.error().value("traceback").toString(),
                  QStringLiteral("snippet.js:1:12\nlet a = 1 +;\n           ^\n\nSyntaxError: Unexpected token ';'"));
+        // A SyntaxError thrown while the script runs is an error like any other, with its stack.
+        const Run parsed = js(QStringLiteral("JSON.parse('{');"));
+        QCOMPARE(parsed.error().value("name").toString(), QStringLiteral("SyntaxError"));
+        QVERIFY2(parsed.error().value("traceback").toString().endsWith(QStringLiteral("at JSON.parse (<anonymous>)\n    at Object.<anonymous> (snippet.js:1:6)")),
+                 qPrintable(parsed.error().value("traceback").toString()));
         const Run moduleSyntax = js(QStringLiteral("import fs from 'node:fs'; let = ;"));
         QVERIFY2(moduleSyntax.error().value("traceback").toString().startsWith(QStringLiteral("snippet.js:1:27\n")),
                  qPrintable(moduleSyntax.error().value("traceback").toString()));

@@ -87,15 +87,23 @@ export function runScript(source, title, kind, prologue, scope) {
     const { script, error } = tryCompile(text, title);
     if (error)
         throw error;
-    return script.runInThisContext().call(scope.exports, scope.exports, scope.require, scope.module,
-                                          scope.filename, scope.dirname);
+    const run = script.runInThisContext();
+    // From a tick, not from the promise job the caller may be in: `node file.js` runs the script
+    // outside any, so its process.nextTick callbacks come before its promise reactions.
+    return new Promise((resolve, reject) => process.nextTick(() => {
+        try {
+            resolve(run.call(scope.exports, scope.exports, scope.require, scope.module, scope.filename, scope.dirname));
+        } catch (e) {
+            reject(e);
+        }
+    }));
 }
 
 // What `node file.js` gives a script: module, exports, require (require.main === module),
 // __filename and __dirname, named after the title in the work dir.
 export function scriptScope(dir, title) {
     const filename = path.join(dir, title.replace(/[/\0]/g, "_") || "main.js");
-    const module = new Module(filename, null);
+    const module = new Module(".", null); // the main module's id, as node gives it
     module.filename = filename;
     module.paths = Module._nodeModulePaths(dir);
     const require = createRequire(filename);

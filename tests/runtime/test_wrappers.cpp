@@ -606,11 +606,13 @@ with zipfile.ZipFile(f"{sys.argv[1]}/{name}-{ver}-py3-none-any.whl", "w") as z:
             "const frozen = Object.freeze({ a: 1 });\nfrozen.a = 2;\nconsole.log(frozen.a);\n"
             "function plain() { return this === globalThis; }\nconsole.log(plain());\n"
             "const p = require('node:path');\nconsole.log(p.basename(__filename), __dirname === process.cwd());\n"
-            "module.exports.answer = 42;\nconsole.log(this.answer, typeof require('node:fs').readFileSync);\n"),
+            "module.exports.answer = 42;\nconsole.log(this.answer, typeof require('node:fs').readFileSync);\n"
+            "Promise.resolve().then(() => console.log('microtask', module.id));\nprocess.nextTick(() => console.log('tick'));\n"),
             QStringLiteral("sloppy.js"));
         checkValid(r);
         QCOMPARE(r.result.value("status").toString(), QStringLiteral("success"));
-        QCOMPARE(r.out, QByteArray("5 true undefined\ntrue true true\n1\ntrue\nsloppy.js true\n42 function\n"));
+        // As in node's main module: ticks before promise reactions, module.id ".".
+        QCOMPARE(r.out, QByteArray("5 true undefined\ntrue true true\n1\ntrue\nsloppy.js true\n42 function\ntick\nmicrotask .\n"));
     }
     // Module syntax decides, as V8's parser sees it: not in strings, comments or templates.
     void jsScriptOrModule()

@@ -30,6 +30,7 @@ QByteArray RuntimeProgram::wrapperSource(Language language)
     return file.readAll();
 }
 
+// Python: chart_extract.py; JavaScript: js_program.mjs (how a snippet runs: script or module).
 QList<SandboxFile> RuntimeProgram::supportFiles(Language language, const QString& workDir)
 {
     initRuntimeResources();

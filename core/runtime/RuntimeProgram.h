@@ -38,8 +38,8 @@ struct RuntimeProgram {
 
     // The wrapper source compiled into the binary (":/sandpad/runtime/wrapper.py" / ".mjs").
     static QByteArray wrapperSource(Language language);
-    // The modules placed beside the wrapper in workDir (Python: chart_extract.py; JavaScript:
-    // js_program.mjs, how a snippet runs), on the cold and the pre-started path alike.
+    // The modules placed beside the wrapper in workDir (Python: chart_extract.py), on the cold
+    // and the pre-started path alike.
     static QList<SandboxFile> supportFiles(Language language, const QString& workDir);
     // The notebook session's runtime (":/sandpad/runtime/session.py" / ".mjs"), which a
     // pre-started wrapper loads when it is sent the job `--session`.

@@ -1,5 +1,5 @@
 // How wrapper.mjs (and session.mjs) run a JavaScript snippet the way `node file.js` would
-// (docs/runtime-protocol.md, "JavaScript"). Placed beside the wrapper by
+// (docs/runtime-protocol.md, "JavaScript: how a snippet runs"). Placed beside the wrapper by
 // RuntimeProgram::supportFiles, on the cold and the pre-started path alike.
 //
 // - A snippet without `import`/`export` statements is a sloppy CommonJS script: the body of an
@@ -28,6 +28,12 @@ const kDefaultLoader = vm.constants ? { importModuleDynamically: vm.constants.US
 // and column V8 reports is the editor's, line 1 included.
 function header(async, parameters, body) {
     return `(${async ? "async " : ""}function (${parameters}) {${body}\n`;
+}
+
+// A `#!` line is allowed only at the very start of a source, which the header takes: it becomes
+// a comment of the same length.
+function body(source) {
+    return (source.startsWith("#!") ? "//" + source.slice(2) : source) + "\n})";
 }
 
 function tryCompile(text, title) {
@@ -65,11 +71,11 @@ export async function quietDynamicImport() {
 export function snippetKind(source, title) {
     let first = null;
     for (const async of [true, false]) {
-        let { error } = tryCompile(header(async, "__sandpadProbe = 0", "") + source + "\n})", title);
+        let { error } = tryCompile(header(async, "__sandpadProbe = 0", "") + body(source), title);
         let strict = false;
         if (error && error.message === kIllegalStrict) {
             strict = true;
-            error = tryCompile(header(async, kParameters, "") + source + "\n})", title).error;
+            error = tryCompile(header(async, kParameters, "") + body(source), title).error;
         }
         if (!error)
             return { kind: "script", async, strict };
@@ -83,7 +89,7 @@ export function snippetKind(source, title) {
 // Runs the snippet as a script in `scope` (scriptScope) and gives what it returned; `prologue`
 // runs first in its scope (after "use strict" if the snippet has it), on the header line.
 export function runScript(source, title, kind, prologue, scope) {
-    const text = header(kind.async, kParameters, (kind.strict ? '"use strict";' : "") + prologue) + source + "\n})";
+    const text = header(kind.async, kParameters, (kind.strict ? '"use strict";' : "") + prologue) + body(source);
     const { script, error } = tryCompile(text, title);
     if (error)
         throw error;

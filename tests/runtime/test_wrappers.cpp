@@ -681,6 +681,10 @@ with zipfile.ZipFile(f"{sys.argv[1]}/{name}-{ver}-py3-none-any.whl", "w") as z:
         QCOMPARE(syntax.error().value("name").toString(), QStringLiteral("SyntaxError"));
         QCOMPARE(syntax.error().value("traceback").toString(),
                  QStringLiteral("snippet.js:1:12\nlet a = 1 +;\n           ^\n\nSyntaxError: Unexpected token ';'"));
+        // A `#!` line is fine, as in node.
+        const Run hashbang = js(QStringLiteral("#!/usr/bin/env node\nconsole.log(this === module.exports);\n"));
+        QVERIFY2(hashbang.result.value("status").toString() == QStringLiteral("success"), hashbang.resultJson.constData());
+        QCOMPARE(hashbang.out, QByteArray("true\n"));
         // A SyntaxError thrown while the script runs is an error like any other, with its stack.
         const Run parsed = js(QStringLiteral("JSON.parse('{');"));
         QCOMPARE(parsed.error().value("name").toString(), QStringLiteral("SyntaxError"));

@@ -31,6 +31,8 @@ QByteArray RuntimeProgram::wrapperSource(Language language)
     return file.readAll();
 }
 
+// Python: chart_extract.py and run_files.py; JavaScript: js_program.mjs (how a snippet runs:
+// script or module) and run_files.cjs (the working directory, stdin, artifacts).
 QList<SandboxFile> RuntimeProgram::supportFiles(Language language, const QString& workDir)
 {
     initRuntimeResources();
@@ -40,10 +42,11 @@ QList<SandboxFile> RuntimeProgram::supportFiles(Language language, const QString
     QList<SandboxFile> files;
     const QStringList names = language == Language::Python
         ? QStringList{QStringLiteral("chart_extract.py"), QStringLiteral("run_files.py")}
-        : QStringList{QStringLiteral("run_files.cjs")};
+        : QStringList{QStringLiteral("js_program.mjs"), QStringLiteral("run_files.cjs")};
     for (const QString& name : names) {
         QFile file(QStringLiteral(":/sandpad/runtime/") + name);
-        if (file.open(QIODevice::ReadOnly)) // else: figures stay PNG only / no artifacts
+        // else: figures stay PNG only / no artifacts / (js_program.mjs) the wrapper cannot start
+        if (file.open(QIODevice::ReadOnly))
             files << SandboxFile{dir + u'/' + name, file.readAll(), 0644};
     }
     return files;

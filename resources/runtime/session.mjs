@@ -5,7 +5,12 @@
 // context. Each execution is evaluated through the in-process inspector in V8's REPL mode (what a
 // DevTools console does): top-level let/const/class/functions persist and may be declared again
 // by a rerun cell, and top-level await works. Static imports become dynamic ones on the same line
-// (line numbers kept). The wrapper's own pieces come in as `W`, never copied.
+// (line numbers kept). Like a fresh run's script (js_program.mjs) a cell is sloppy and has
+// `require`, `module`, `exports`, `__filename` and `__dirname` (globals here, as in node's REPL;
+// top-level `this` is globalThis, as there). A cell with a top-level `return` cannot be REPL code:
+// it runs as the body of an async function, like a fresh run's script, so it sees the session's
+// bindings but its own declarations stay in the cell; the returned value is its Out[n]. The
+// wrapper's own pieces come in as `W`, never copied.
 
 import fs from "node:fs";
 import inspector from "node:inspector";
@@ -13,7 +18,6 @@ import net from "node:net";
 import path from "node:path";
 import util from "node:util";
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 
 const STASH = "__sandpadStash_" + process.pid;
@@ -77,7 +81,15 @@ export async function serve(jobFd, W) {
     };
 
     globalThis[IMPORT] = sessionImport;
-    globalThis.require = createRequire("/sandpad/main.mjs");
+    await W.program.quietDynamicImport(); // a `return` cell's import() (runAsFunction)
+    const scope = W.program.scriptScope("/sandpad", "main.js");
+    globalThis.require = scope.require;
+    globalThis.module = scope.module;
+    globalThis.exports = scope.exports;
+    globalThis.__dirname = scope.dirname;
+    let names = [];
+    W.program.nameStacks(() => names, [import.meta.url, new URL("./wrapper.mjs", import.meta.url).href,
+                                       new URL("./js_program.mjs", import.meta.url).href]);
     const socket = new net.Socket({ fd: jobFd, readable: true, writable: true });
     let current = null; // the execution going on: { interrupt }
     let preparing = false; // an interrupt that comes before the evaluation starts waits for it
@@ -137,26 +149,39 @@ export async function serve(jobFd, W) {
         };
         let shown;
         const sourceUrl = title.replace(/\s/g, "_");
+        names = sourceUrl === title ? [] : [[sourceUrl, title]];
+        globalThis.__filename = path.join("/sandpad", title.replace(/[/\0]/g, "_"));
         const evaluation = post("Runtime.evaluate", {
             expression: `${rewriteImports(source)}\n//# sourceURL=${sourceUrl}`,
             replMode: true, awaitPromise: true, objectGroup: "execution",
         });
-        const outcome = await Promise.race([evaluation, stopped]);
+        let outcome = await Promise.race([evaluation, stopped]);
+        let returned = false;
+        if (outcome.answer && outcome.answer.exceptionDetails && (await isIllegalReturn(outcome.answer.exceptionDetails))) {
+            // Parsed only, nothing ran: the cell is a function body instead (see the header).
+            outcome = await Promise.race([runAsFunction(rewriteImports(source), title), stopped]);
+            returned = true;
+        }
         if (outcome === "interrupted") {
             error = { name: "KeyboardInterrupt", value: "the execution was interrupted (its state is kept)", traceback: "" };
         } else if (outcome.late !== undefined) {
             error = describe(outcome.late);
+        } else if (returned) {
+            if ("thrown" in outcome)
+                error = outcome.thrown instanceof SyntaxError ? syntaxError(outcome.thrown, title) : describe(outcome.thrown);
+            else
+                shown = outcome.value;
         } else if (outcome.error) {
             error = { name: "Error", value: String(outcome.error.message || outcome.error), traceback: "" };
         } else if (outcome.answer.exceptionDetails) {
             const details = outcome.answer.exceptionDetails;
             const thrown = await fetch(details.exception);
-            if (thrown instanceof SyntaxError && !String(thrown.stack).includes(`${sourceUrl}:`)) {
+            if (thrown instanceof SyntaxError && !String(thrown.stack).includes(`${sourceUrl}:`) && !String(thrown.stack).includes(`${title}:`)) {
                 // A parse error carries its place only in the details.
                 const line = details.lineNumber + 1;
                 const text = source.split("\n")[details.lineNumber] ?? "";
                 error = { name: "SyntaxError", value: thrown.message,
-                          traceback: `${title}:${line}\n${text}\n${" ".repeat(details.columnNumber)}^\n\nSyntaxError: ${thrown.message}` };
+                          traceback: `${title}:${line}:${details.columnNumber + 1}\n${text}\n${" ".repeat(details.columnNumber)}^\n\nSyntaxError: ${thrown.message}` };
             } else {
                 error = describe(thrown);
             }
@@ -186,7 +211,7 @@ export async function serve(jobFd, W) {
         else if (bound("results"))
             result = W.resultText(now.results);
         else if (shown !== undefined && !error)
-            result = util.inspect(shown, { depth: 6, maxArrayLength: 1000 });
+            result = returned ? W.resultText(shown) : util.inspect(shown, { depth: 6, maxArrayLength: 1000 });
         const charts = [];
         let chartError = null;
         if (bound("chart") && now.chart && typeof now.chart === "object" && !Array.isArray(now.chart)) {
@@ -199,6 +224,27 @@ export async function serve(jobFd, W) {
                                              ...(runFiles ? runFiles.collect(manifest.cwd, emit, manifest, filesBefore) : {}) }));
     };
     globalThis[STASH + "m"] = MISSING;
+    const isIllegalReturn = async (details) => {
+        if (!details.exception || details.exception.className !== "SyntaxError")
+            return false;
+        const thrown = await fetch(details.exception);
+        return thrown instanceof SyntaxError && thrown.message === "Illegal return statement";
+    };
+    // { value } or { thrown }; the function is strict when the cell says so, as in a fresh run.
+    const runAsFunction = async (code, title) => {
+        try {
+            const kind = W.program.snippetKind(code, title);
+            if (kind.syntaxError)
+                return { thrown: kind.syntaxError };
+            return { value: await W.program.runScript(code, title, kind, "", { ...scope, filename: globalThis.__filename }) };
+        } catch (e) {
+            return { thrown: e };
+        }
+    };
+    const syntaxError = (e, title) => ({
+        name: "SyntaxError", value: e.message,
+        traceback: W.program.syntaxTraceback(e.stack, title, title, e.message) || `SyntaxError: ${e.message}`,
+    });
 
     // The job socket: files (a JSON header line, then the bytes), then the job line; one job at a time.
     let buffer = Buffer.alloc(0);

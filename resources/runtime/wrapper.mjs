@@ -1,24 +1,32 @@
 // Sandpad's JavaScript runtime wrapper: `node wrapper.mjs manifest.json`.
 //
-// Runs the user's ES module (manifest "code_path"; top-level await allowed) and reports status,
-// result, error and charts through the result channel of docs/runtime-protocol.md: frames on the
-// file descriptor named by SANDPAD_RESULT_FD, or files in the manifest's "out_dir". Nothing of the
-// protocol is ever written to stdout or stderr.
+// Runs the user's snippet (manifest "code_path") as `node file.js` would, plus top-level await and
+// a top-level `return value` (js_program.mjs): without import/export statements as a sloppy
+// CommonJS script, else as an ES module. It reports status, result, error and charts through the
+// result channel of docs/runtime-protocol.md: frames on the file descriptor named by
+// SANDPAD_RESULT_FD, or files in the manifest's "out_dir". Nothing of the protocol is ever written
+// to stdout or stderr.
 //
-// Top-level `result` / `results` / `chart` bindings are module-scoped, so the user's code is copied
-// to a temporary module with one line appended (after the code, so line numbers do not move) that
-// exposes them through a closure.
+// Top-level `result` / `results` / `chart` bindings are local to the snippet, so a closure over
+// them is put into its scope: a script gets it first (on the function's header line), a module
+// (a temporary copy of the code) gets one line appended after the code, so line numbers do not
+// move.
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import util from "node:util";
-import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import * as program from "./js_program.mjs";
 
 const wrapperPath = fileURLToPath(import.meta.url);
 const CAPTURE = "__sandpadCapture_" + process.pid + "_" + Date.now().toString(36);
+// The statement that makes globalThis[CAPTURE]() read the snippet's result/results/chart (each on
+// its own: one still in its temporal dead zone does not hide the others).
+const captureStatement = `globalThis[${JSON.stringify(CAPTURE)}] = () => { const c = {}; `
+    + ["result", "results", "chart"].map((n) => `try { if (typeof ${n} !== "undefined") c.${n} = ${n}; } catch {}`).join(" ")
+    + " return c; };";
 
 // ---------------------------------------------------------------------------------------------
 // The result channel. The fd is reopened through /proc so the copy we keep is close-on-exec
@@ -145,21 +153,21 @@ function errorValue(error) {
 
 // A parse error of the module itself carries no location in its stack (Node keeps the
 // "file:line" arrow message internal), so ask `node --check` for it; only on that path.
-function syntaxErrorReport(modulePath) {
+function syntaxErrorReport(modulePath, title, message) {
     const check = spawnSync(process.execPath, ["--check", modulePath], { encoding: "utf8", timeout: 10000 });
-    if (check.status === 0 || typeof check.stderr !== "string" || !check.stderr.includes(modulePath))
+    if (check.status === 0 || typeof check.stderr !== "string")
         return null;
-    return check.stderr.split("\n")
-        .filter((line) => !line.trim().startsWith("at ") && !line.startsWith("Node.js v"))
-        .join("\n").trimEnd();
+    return program.syntaxTraceback(check.stderr, modulePath, title, message);
 }
 
 function describeError(error, modulePath, moduleUrl, title) {
     let stack = error instanceof Error && typeof error.stack === "string"
         ? error.stack : `Uncaught ${util.inspect(error)}`;
-    if (error instanceof SyntaxError && !stack.includes(moduleUrl) && !stack.includes(modulePath))
-        stack = syntaxErrorReport(modulePath) || stack;
-    stack = stack.split(moduleUrl).join(title).split(modulePath).join(title);
+    // A script's parse errors are found before it runs (js_program.snippetKind): only a module's here.
+    if (modulePath && error instanceof SyntaxError && !stack.includes(moduleUrl) && !stack.includes(modulePath))
+        stack = syntaxErrorReport(modulePath, title, error.message) || stack;
+    if (modulePath)
+        stack = stack.split(moduleUrl).join(title).split(modulePath).join(title);
     const lines = stack.split("\n").filter((line) => {
         const frame = line.trim();
         if (!frame.startsWith("at "))
@@ -304,7 +312,7 @@ async function main() {
         if (typeof manifestPath === "object") {
             const session = await import("/sandpad/session.mjs");
             await session.serve(manifestPath.session, { takeResultFd, makeChannel, batch, describeError,
-                                                        resultText, chartJson, placeFile });
+                                                        resultText, chartJson, placeFile, program });
             return;
         }
         if (!manifestPath)
@@ -334,21 +342,25 @@ async function main() {
     } catch { runFiles = null; }
 
     const source = fs.readFileSync(codePath, "utf8");
-    const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "sandpad-js-"));
-    const modulePath = path.join(tempDir, path.basename(codePath).replace(/\.[cm]?js$/, "") + ".mjs");
-    const moduleUrl = pathToFileURL(modulePath).href;
-    const capture = `\n;globalThis[${JSON.stringify(CAPTURE)}] = () => ({`
-        + `result: typeof result === "undefined" ? undefined : result, `
-        + `hasResult: typeof result !== "undefined", `
-        + `results: typeof results === "undefined" ? undefined : results, `
-        + `hasResults: typeof results !== "undefined", `
-        + `chart: typeof chart === "undefined" ? undefined : chart});\n`;
-    fs.writeFileSync(modulePath, source + capture);
+    const dir = path.dirname(path.resolve(codePath));
+    const kind = program.snippetKind(source, title);
+    let tempDir = null;
+    let modulePath = null; // a module's temporary copy
+    let moduleUrl = null;
+    if (kind.kind === "module") {
+        tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "sandpad-js-"));
+        modulePath = path.join(tempDir, path.basename(codePath).replace(/\.[cm]?js$/, "") + ".mjs");
+        moduleUrl = pathToFileURL(modulePath).href;
+        fs.writeFileSync(modulePath, `${source}\n;${captureStatement}\n`);
+    }
+    program.nameStacks(modulePath ? [[moduleUrl, title], [modulePath, title]] : [],
+                       [import.meta.url, wrapperPath, new URL("./js_program.mjs", import.meta.url).href]);
 
     const restoreOut = batch(process.stdout);
     const restoreErr = batch(process.stderr);
 
     let error = null;
+    let returned; // a script's top-level `return value`
     let finished = false;
     const finish = () => {
         if (finished)
@@ -360,24 +372,26 @@ async function main() {
         let charts = [];
         let chartError = null;
         const getter = globalThis[CAPTURE];
+        let captured = {};
         if (typeof getter === "function") {
-            let captured = {};
             try {
                 captured = getter();
             } catch {
                 captured = {};
             }
-            if (captured.hasResult)
-                result = resultText(captured.result);
-            else if (captured.hasResults)
-                result = resultText(captured.results);
-            const chart = captured.chart;
-            if (chart && typeof chart === "object" && !Array.isArray(chart)) {
-                const { spec, error: problem } = chartJson(chart);
-                if (spec !== null)
-                    charts.push({ kind: "interactive", spec });
-                chartError = problem;
-            }
+        }
+        if (returned !== undefined)
+            result = resultText(returned);
+        else if ("result" in captured)
+            result = resultText(captured.result);
+        else if ("results" in captured)
+            result = resultText(captured.results);
+        const chart = captured.chart;
+        if (chart && typeof chart === "object" && !Array.isArray(chart)) {
+            const { spec, error: problem } = chartJson(chart);
+            if (spec !== null)
+                charts.push({ kind: "interactive", spec });
+            chartError = problem;
         }
         const document = {
             status: error ? "error" : "success",
@@ -389,7 +403,8 @@ async function main() {
         };
         emit("result.json", JSON.stringify(document));
         try {
-            fs.rmSync(tempDir, { recursive: true, force: true });
+            if (tempDir)
+                fs.rmSync(tempDir, { recursive: true, force: true });
         } catch { /* best effort: /tmp is the sandbox's own */ }
     };
 
@@ -419,14 +434,29 @@ async function main() {
         process.exitCode = 0;
     });
 
-    globalThis.require = createRequire(modulePath);
+    // __dirname is the working directory (its input files), as for `node file.js` run where it is.
+    const scope = program.scriptScope(manifest.cwd || dir, title);
+    if (kind.syntaxError) {
+        const e = kind.syntaxError;
+        error = { name: "SyntaxError", value: e.message,
+                  traceback: program.syntaxTraceback(e.stack, title, title, e.message) || `SyntaxError: ${e.message}` };
+        process.exit();
+    }
     try {
-        await import(moduleUrl);
+        if (kind.kind === "module") {
+            globalThis.require = scope.require;
+            await import(moduleUrl);
+        } else {
+            if (source.includes("import"))
+                await program.quietDynamicImport();
+            returned = await program.runScript(source, title, kind, captureStatement, scope);
+            scope.module.loaded = true;
+        }
     } catch (e) {
         fail(e);
         process.exit();
     }
-    // A successful import: the process ends when the user's pending timers and I/O are done.
+    // Evaluated: the process ends when the user's pending timers and I/O are done.
 }
 
 main().catch((e) => {

@@ -155,6 +155,12 @@ private slots:
         js("thrown error", QStringLiteral("function f() {\n  throw new TypeError('bad ' + 1);\n}\nconsole.log('before');\nf();"));
         js("argv and env", QStringLiteral("console.log(process.argv.slice(1), Object.keys(process.env).filter((k) => k.startsWith('SANDPAD')));"));
         js("timeout", QStringLiteral("console.log('spin');\nwhile (true) {}"), 2);
+        js("sloppy script", QStringLiteral(
+            "g = 1;\nconsole.log(delete g, this === module.exports, __filename, __dirname, require('node:path').sep);\n"
+            "const o = Object.freeze({a: 1});\no.a = 2;\nconsole.log(o.a);\nreturn await Promise.resolve('returned');"));
+        js("stack paths", QStringLiteral("console.log(new Error('x').stack);\nconsole.trace('t');\nnull.y;"));
+        js("module", QStringLiteral("import { sep } from 'node:path';\nconsole.log(this, sep);\nnew Error().stack;\nx = 1;"));
+        js("syntax error on line 1", QStringLiteral("let a = ;"));
     }
 
     void identical()
@@ -203,6 +209,20 @@ private slots:
             QCOMPARE(warm.charts.size(), 2);
             QCOMPARE(warm.charts[0].spec.value("type").toString(), QStringLiteral("composite_chart"));
             QCOMPARE(warm.charts[1].spec.value("type").toString(), QStringLiteral("scatter"));
+        }
+    }
+
+    // What the rows above only compare, checked: a snippet without import/export runs as a sloppy
+    // script on both paths (js_program.mjs is placed when the sandbox is pre-started).
+    void javascriptAsNodeRunsIt()
+    {
+        const Case c{"sloppy", Language::JavaScript, QStringLiteral(
+            "g = 1;\nconsole.log(delete g, this === module.exports, __filename, __dirname);\n"
+            "console.log(new Error('x').stack);\nreturn 6 * 7;")};
+        for (const ExecutionResult& r : {runCold(c), runPooled(c)}) {
+            QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+            QCOMPARE(r.stdoutText, QStringLiteral("true true /sandpad/snippet /sandpad\nError: x\n    at Object.<anonymous> (snippet:3:13)\n"));
+            QCOMPARE(r.result.value_or(QString()), QStringLiteral("42"));
         }
     }
 

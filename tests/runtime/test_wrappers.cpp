@@ -545,7 +545,7 @@ with zipfile.ZipFile(f"{sys.argv[1]}/{name}-{ver}-py3-none-any.whl", "w") as z:
         QCOMPARE(r.error().value("name").toString(), QStringLiteral("RangeError"));
         QCOMPARE(r.error().value("value").toString(), QStringLiteral("bad value"));
         const QString tb = r.error().value("traceback").toString();
-        QVERIFY2(tb.startsWith(QStringLiteral("RangeError: bad value\n    at f (snippet.js:3:9)\n    at snippet.js:5:1")), qPrintable(tb));
+        QVERIFY2(tb.startsWith(QStringLiteral("RangeError: bad value\n    at f (snippet.js:3:9)\n    at Object.<anonymous> (snippet.js:5:1)")), qPrintable(tb));
         QVERIFY2(!tb.contains(QStringLiteral("wrapper")) && !tb.contains(QStringLiteral("node:internal"))
                      && !tb.contains(QStringLiteral("/tmp")), qPrintable(tb));
     }
@@ -553,7 +553,7 @@ with zipfile.ZipFile(f"{sys.argv[1]}/{name}-{ver}-py3-none-any.whl", "w") as z:
     {
         const Run s = js(QStringLiteral("console.log('never');\nlet x = ;\n"));
         QCOMPARE(s.error().value("name").toString(), QStringLiteral("SyntaxError"));
-        QVERIFY2(s.error().value("traceback").toString().startsWith(QStringLiteral("snippet.js:2\n")),
+        QVERIFY2(s.error().value("traceback").toString().startsWith(QStringLiteral("snippet.js:2:9\nlet x = ;\n        ^\n")),
                  qPrintable(s.error().value("traceback").toString()));
         QCOMPARE(s.out, QByteArray());
 
@@ -597,6 +597,134 @@ with zipfile.ZipFile(f"{sys.argv[1]}/{name}-{ver}-py3-none-any.whl", "w") as z:
         const QList<QByteArray> lines = r.out.split('\n');
         QCOMPARE(lines.size(), 20001);
         QCOMPARE(lines[19999], QByteArray("19999"));
+    }
+    // A snippet without import/export is a sloppy CommonJS script, as `node file.js` runs it.
+    void jsSloppyScript()
+    {
+        const Run r = js(QStringLiteral(
+            "undeclared = 5;\n"
+            "console.log(globalThis.undeclared, delete undeclared, typeof undeclared);\n"
+            "console.log(this === module.exports, exports === module.exports, require.main === module);\n"
+            "const frozen = Object.freeze({ a: 1 });\nfrozen.a = 2;\nconsole.log(frozen.a);\n"
+            "function plain() { return this === globalThis; }\nconsole.log(plain());\n"
+            "const p = require('node:path');\nconsole.log(p.basename(__filename), __dirname === process.cwd());\n"
+            "module.exports.answer = 42;\nconsole.log(this.answer, typeof require('node:fs').readFileSync);\n"
+            "Promise.resolve().then(() => console.log('microtask', module.id));\nprocess.nextTick(() => console.log('tick'));\n"),
+            QStringLiteral("sloppy.js"));
+        checkValid(r);
+        QCOMPARE(r.result.value("status").toString(), QStringLiteral("success"));
+        // As in node's main module: ticks before promise reactions, module.id ".".
+        QCOMPARE(r.out, QByteArray("5 true undefined\ntrue true true\n1\ntrue\nsloppy.js true\n42 function\ntick\nmicrotask .\n"));
+    }
+    // Module syntax decides, as V8's parser sees it: not in strings, comments or templates.
+    void jsScriptOrModule()
+    {
+        const Run script = js(QStringLiteral(
+            "// import fs from 'node:fs';\nconst s = 'export const a = 1';\nconst t = `\nimport x from \"y\"\n`;\n"
+            "/* export default 1 */\nconst { basename } = await import('node:path');\n"
+            "console.log(this === module.exports, basename('/a/b.txt'), typeof require);\n"));
+        QCOMPARE(script.result.value("status").toString(), QStringLiteral("success"));
+        QCOMPARE(script.out, QByteArray("true b.txt function\n"));
+
+        const Run module = js(QStringLiteral("import { basename } from 'node:path';\nconsole.log(this, basename('/a/b'), typeof require, typeof module);\n"));
+        QCOMPARE(module.result.value("status").toString(), QStringLiteral("success"));
+        QCOMPARE(module.out, QByteArray("undefined b function undefined\n"));
+        const Run exported = js(QStringLiteral("export const a = 1;\nx = 1;\n"));
+        QCOMPARE(exported.error().value("name").toString(), QStringLiteral("ReferenceError")); // strict: a module
+        QCOMPARE(js(QStringLiteral("console.log(typeof import.meta.url);")).out, QByteArray("string\n"));
+
+        // A strict script stays strict (its directive is kept), with the editor's line and column.
+        const Run strict = js(QStringLiteral("'use strict';\nconsole.log(this === module.exports);\nundeclared = 1;\n"));
+        QCOMPARE(strict.out, QByteArray("true\n"));
+        QCOMPARE(strict.error().value("name").toString(), QStringLiteral("ReferenceError"));
+        QVERIFY2(strict.error().value("traceback").toString().contains(QStringLiteral("(snippet.js:3:12)")),
+                 qPrintable(strict.error().value("traceback").toString()));
+        // `await` as a name is fine in a script that has no top-level await.
+        QCOMPARE(js(QStringLiteral("var await = 3;\nconsole.log(await + 1);")).out, QByteArray("4\n"));
+    }
+    // A script's import() and require() resolve from the work dir, and Node's warning about the
+    // loader constant the wrapper uses is not the user's (their own warnings still show).
+    void jsScriptImportsAndRequires()
+    {
+        const Run r = js(QStringLiteral(
+            "const fs = require('node:fs');\nfs.writeFileSync('helper.mjs', 'export const x = 1;');\n"
+            "fs.writeFileSync('helper.cjs', 'exports.y = 2;');\n"
+            "const { x } = await import('./helper.mjs');\nconsole.log(x, require('./helper.cjs').y);\n"
+            "process.emitWarning('mine');\n"));
+        QVERIFY2(r.result.value("status").toString() == QStringLiteral("success"), r.resultJson.constData());
+        QCOMPARE(r.out, QByteArray("1 2\n"));
+        QVERIFY2(r.err.contains("Warning: mine") && !r.err.contains("Experimental"), r.err.constData());
+    }
+    // ChatJS's extras: top-level await and a top-level `return value` (the result).
+    void jsTopLevelReturn()
+    {
+        const Run r = js(QStringLiteral("const v = await Promise.resolve(20);\nif (v > 10)\n  return { v, twice: v * 2 };\nconsole.log('not reached');\n"));
+        QCOMPARE(r.result.value("status").toString(), QStringLiteral("success"));
+        QCOMPARE(r.result.value("result").toString(), QStringLiteral("{ v: 20, twice: 40 }"));
+        QCOMPARE(r.out, QByteArray());
+        QCOMPARE(js(QStringLiteral("return 'text';")).result.value("result").toString(), QStringLiteral("text"));
+        // A bare `return;` (or none) leaves `result` as the result; a returned value wins over it.
+        QCOMPARE(js(QStringLiteral("const result = 7;\nreturn;\n")).result.value("result").toString(), QStringLiteral("7"));
+        QCOMPARE(js(QStringLiteral("let result = 7;\nreturn 8;\n")).result.value("result").toString(), QStringLiteral("8"));
+        // A script's result is known also when it threw later (the capture is made first).
+        const Run thrown = js(QStringLiteral("var result = [1];\nnull.x;\n"));
+        QCOMPARE(thrown.error().value("name").toString(), QStringLiteral("TypeError"));
+        QCOMPARE(thrown.result.value("result").toString(), QStringLiteral("[ 1 ]"));
+        // In a module `return` is a SyntaxError, as in node.
+        QCOMPARE(js(QStringLiteral("import 'node:fs';\nreturn 1;\n")).error().value("name").toString(), QStringLiteral("SyntaxError"));
+    }
+    // Errors on line 1 keep the columns the user sees, SyntaxErrors included.
+    void jsLineOneColumns()
+    {
+        const Run thrown = js(QStringLiteral("null.x;"));
+        QVERIFY2(thrown.error().value("traceback").toString().endsWith(QStringLiteral("(snippet.js:1:6)")),
+                 qPrintable(thrown.error().value("traceback").toString()));
+        const Run syntax = js(QStringLiteral("let a = 1 +;"));
+        QCOMPARE(syntax.error().value("name").toString(), QStringLiteral("SyntaxError"));
+        QCOMPARE(syntax.error().value("traceback").toString(),
+                 QStringLiteral("snippet.js:1:12\nlet a = 1 +;\n           ^\n\nSyntaxError: Unexpected token ';'"));
+        // A `#!` line is fine, as in node.
+        const Run hashbang = js(QStringLiteral("#!/usr/bin/env node\nconsole.log(this === module.exports);\n"));
+        QVERIFY2(hashbang.result.value("status").toString() == QStringLiteral("success"), hashbang.resultJson.constData());
+        QCOMPARE(hashbang.out, QByteArray("true\n"));
+        // A SyntaxError thrown while the script runs is an error like any other, with its stack.
+        const Run parsed = js(QStringLiteral("JSON.parse('{');"));
+        QCOMPARE(parsed.error().value("name").toString(), QStringLiteral("SyntaxError"));
+        QVERIFY2(parsed.error().value("traceback").toString().endsWith(QStringLiteral("at JSON.parse (<anonymous>)\n    at Object.<anonymous> (snippet.js:1:6)")),
+                 qPrintable(parsed.error().value("traceback").toString()));
+        const Run moduleSyntax = js(QStringLiteral("import fs from 'node:fs'; let = ;"));
+        QVERIFY2(moduleSyntax.error().value("traceback").toString().startsWith(QStringLiteral("snippet.js:1:27\n")),
+                 qPrintable(moduleSyntax.error().value("traceback").toString()));
+    }
+    // Every stack the user sees names the title and its line, never the wrapper or a temp folder.
+    void jsStackPaths_data()
+    {
+        QTest::addColumn<QString>("head");
+        QTest::newRow("script") << QString();
+        QTest::newRow("module") << QStringLiteral("import 'node:fs';\n");
+    }
+    void jsStackPaths()
+    {
+        QFETCH(QString, head);
+        const int at = head.isEmpty() ? 1 : 2;
+        const Run r = js(head + QStringLiteral(
+            "console.log(new Error('printed').stack);\n"
+            "try { JSON.parse('{'); } catch (e) { console.log(e.stack); }\n"
+            "console.trace('traced');\n"
+            "await null;\nconsole.log(new Error('after await').stack);\n"
+            "setTimeout(function later() { throw new Error('in a timer'); }, 1);\n"), QStringLiteral("stack.js"));
+        const QString all = QString::fromUtf8(r.out + r.err) + r.error().value("traceback").toString();
+        for (const char* bad : {"file://", "/tmp", "main.mjs", "wrapper", "js_program", "/sandpad", "node:internal/modules", "run_main"})
+            QVERIFY2(!all.contains(QLatin1String(bad)), qPrintable(QStringLiteral("%1 in:\n%2").arg(bad, all)));
+        const QString top = head.isEmpty() ? QStringLiteral("Object.<anonymous> (stack.js:%1:%2)") : QStringLiteral("stack.js:%1:%2");
+        QVERIFY2(r.out.startsWith(QStringLiteral("Error: printed\n    at %1\n").arg(top.arg(at).arg(13)).toUtf8()), r.out.constData());
+        QVERIFY2(r.out.contains(QStringLiteral("at JSON.parse (<anonymous>)\n    at %1\n").arg(top.arg(at + 1).arg(12)).toUtf8()), r.out.constData());
+        QVERIFY2(r.err.startsWith(QStringLiteral("Trace: traced\n    at %1\n").arg(top.arg(at + 2).arg(9)).toUtf8()), r.err.constData());
+        QVERIFY2(r.out.contains(QStringLiteral("Error: after await\n    at %1\n").arg(top.arg(at + 4).arg(13)).toUtf8()), r.out.constData());
+        QCOMPARE(r.error().value("value").toString(), QStringLiteral("in a timer"));
+        QVERIFY2(r.error().value("traceback").toString().startsWith(
+                     QStringLiteral("Error: in a timer\n    at Timeout.later [as _onTimeout] (stack.js:%1:37)").arg(at + 5)),
+                 qPrintable(r.error().value("traceback").toString()));
     }
 };
 

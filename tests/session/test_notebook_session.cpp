@@ -163,6 +163,38 @@ private slots:
         QVERIFY2(thrown.error->traceback.contains(QStringLiteral("cell:3")), qPrintable(describe(thrown)));
     }
 
+    // Cells are sloppy and have node's CommonJS names; a cell with a top-level `return` runs as a
+    // function body (the session's bindings visible, its own declarations local, the value its Out).
+    void javascriptSloppyCellsAndReturn()
+    {
+        ExecutionResult r = exec(Language::JavaScript, QStringLiteral(
+            "g = 5;\nconsole.log(delete g, typeof g, typeof require, typeof module, exports === module.exports, __filename, __dirname);\n"
+            "const frozen = Object.freeze({ a: 1 });\nfrozen.a = 2;\nconsole.log(frozen.a, require('node:path').sep);\n"
+            "let base = 40;\nconsole.log(new Error('x').stack);"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.stdoutText, QStringLiteral("true undefined function object true /sandpad/cell /sandpad\n1 /\nError: x\n    at cell:7:13\n"));
+        r = exec(Language::JavaScript, QStringLiteral("let local = await Promise.resolve(2);\nif (local)\n  return base + local;\n"));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QCOMPARE(r.result.value_or(QString()), QStringLiteral("42"));
+        QCOMPARE(exec(Language::JavaScript, QStringLiteral("typeof local")).result.value_or(QString()), QStringLiteral("'undefined'"));
+        r = exec(Language::JavaScript, QStringLiteral("return 'text';"));
+        QCOMPARE(r.result.value_or(QString()), QStringLiteral("text"));
+        r = exec(Language::JavaScript, QStringLiteral("if (base)\n  return null.x;"));
+        QCOMPARE(r.status, RunStatus::Error);
+        QVERIFY2(r.error->traceback.contains(QStringLiteral("(cell:2:15)")) || r.error->traceback.contains(QStringLiteral("cell:2:15")), qPrintable(describe(r)));
+        QVERIFY2(!r.error->traceback.contains(QStringLiteral("session.mjs")) && !r.error->traceback.contains(QStringLiteral("js_program")),
+                 qPrintable(describe(r)));
+        // A title with a space: stacks name it as it is; a SyntaxError thrown at run time is an error like any other.
+        r = wait(m_session->execute(Language::JavaScript, QStringLiteral("console.log(new Error('t').stack);\nJSON.parse('{');"),
+                                    QStringLiteral("Untitled 1")));
+        QCOMPARE(r.error->name, QStringLiteral("SyntaxError"));
+        QVERIFY2(r.stdoutText.startsWith(QStringLiteral("Error: t\n    at Untitled 1:1:13\n")), qPrintable(describe(r)));
+        QVERIFY2(r.error->traceback.contains(QStringLiteral("at JSON.parse (<anonymous>)\n    at Untitled 1:2:6")), qPrintable(describe(r)));
+        r = exec(Language::JavaScript, QStringLiteral("let = ;"));
+        QCOMPARE(r.error->name, QStringLiteral("SyntaxError"));
+        QVERIFY2(r.error->traceback.startsWith(QStringLiteral("cell:1:7\nlet = ;\n      ^\n")), qPrintable(describe(r)));
+    }
+
     void resultWinsAndFiguresBelongToTheirCell()
     {
         ExecutionResult r = exec(Language::Python, QStringLiteral("result = 'mine'\n7"));

@@ -1,0 +1,4 @@
+// corpus: smoke
+console.log(this === module.exports, JSON.stringify(this));
+exports.name = "snippet";
+console.log(this.name);

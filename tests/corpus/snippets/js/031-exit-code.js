@@ -1,0 +1,2 @@
+console.log("setting exit code");
+process.exitCode = 2;

@@ -1,0 +1,3 @@
+console.log("exiting");
+process.exit(3);
+console.log("not reached");

@@ -1,0 +1,2 @@
+console.log("never");
+const x = {;

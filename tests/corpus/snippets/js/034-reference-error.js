@@ -1,0 +1,2 @@
+const total = 10;
+console.log(totl);

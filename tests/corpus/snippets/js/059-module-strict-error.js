@@ -1,0 +1,2 @@
+import "node:fs";
+undeclaredInModule = 1;

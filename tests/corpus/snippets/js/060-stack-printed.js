@@ -1,0 +1,2 @@
+function inner() { return new Error("where am I").stack; }
+console.log(inner());

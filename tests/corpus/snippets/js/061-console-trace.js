@@ -1,0 +1,3 @@
+function traced() { console.trace("tracing"); }
+traced();
+console.log("after trace");

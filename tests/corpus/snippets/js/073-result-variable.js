@@ -1,0 +1,3 @@
+const values = [1, 2, 3, 4];
+var result = values.reduce((a, b) => a + b, 0);
+console.log("sum ready");

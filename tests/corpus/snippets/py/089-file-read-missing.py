@@ -1,0 +1,1 @@
+open("does-not-exist.txt").read()

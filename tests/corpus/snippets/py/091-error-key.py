@@ -1,0 +1,2 @@
+prices = {"tea": 2}
+print(prices["coffee"])

@@ -1,0 +1,5 @@
+import sys
+
+print("done early")
+sys.exit(0)
+print("not reached")

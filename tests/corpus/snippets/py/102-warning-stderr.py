@@ -1,0 +1,4 @@
+import warnings
+
+warnings.warn("this is only a warning")
+print("still runs")

@@ -1,0 +1,7 @@
+import traceback
+
+try:
+    {}["x"]
+except KeyError:
+    traceback.print_exc()
+print("handled")

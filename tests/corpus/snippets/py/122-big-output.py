@@ -1,0 +1,2 @@
+for i in range(2000):
+    print(i, i * i)

@@ -1,0 +1,5 @@
+import sys
+
+print("to stdout")
+print("to stderr", file=sys.stderr)
+print("stdout again")

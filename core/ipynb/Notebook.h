@@ -22,6 +22,8 @@ struct NotebookCell {
     QJsonObject attachments;           // markdown/raw cells' attached files, kept as read
     QJsonArray outputs;                // code cells: nbformat output objects
     std::optional<int> executionCount; // code cells
+    int line = 0;                      // PercentFormat::fromText: the tab's 1-based line of the
+                                       // cell's first source line (what a run of the cell names)
 };
 
 struct Notebook {

@@ -94,13 +94,14 @@ QList<NotebookCell> PercentFormat::fromText(const QString& rawText, Language lan
     struct Block {
         std::optional<NotebookCell::Type> type; // nullopt: the text before the first separator
         QStringList lines;
+        int firstLine = 1;                      // 1-based, the line after the separator
     };
     QList<Block> blocks{Block{}};
-    for (const QString& line : lines) {
-        if (isSeparator(line, language))
-            blocks.append(Block{headerType(line, language), {}});
+    for (int i = 0; i < lines.size(); ++i) {
+        if (isSeparator(lines.at(i), language))
+            blocks.append(Block{headerType(lines.at(i), language), {}, i + 2});
         else
-            blocks.last().lines << line;
+            blocks.last().lines << lines.at(i);
     }
 
     QList<NotebookCell> cells;
@@ -117,6 +118,7 @@ QList<NotebookCell> PercentFormat::fromText(const QString& rawText, Language lan
         }
         NotebookCell cell;
         cell.type = *block.type;
+        cell.line = block.firstLine;
         cell.source = cell.type == NotebookCell::Type::Code ? block.lines.join(QLatin1Char('\n'))
                                                             : uncommented(block.lines, language);
         cells.append(std::move(cell));

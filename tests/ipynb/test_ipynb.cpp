@@ -117,6 +117,8 @@ private slots:
     {
         const auto cells = PercentFormat::fromText(QStringLiteral("import os\n\n# %%\nx\n"), Language::Python);
         QCOMPARE(sources(cells), QStringLiteral("code:import os|code:x"));
+        QCOMPARE(cells.at(0).line, 1); // where a run of the cell starts (CodeEditor::currentCell)
+        QCOMPARE(cells.at(1).line, 4);
         QCOMPARE(PercentFormat::fromText(QStringLiteral("\n\n# %% [md]\n# hi\n"), Language::Python).size(), 1);
         QCOMPARE(PercentFormat::fromText(QStringLiteral("no cells at all\nprint(1)"), Language::Python).size(), 1);
         // Jupytext's header with a title and attributes is still a markdown cell.

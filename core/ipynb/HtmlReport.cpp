@@ -1,6 +1,7 @@
 #include "core/ipynb/HtmlReport.h"
 
 #include "core/ipynb/MarkdownHtml.h"
+#include "core/ipynb/SafeTableHtml.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -73,6 +74,18 @@ QString outputHtml(const QJsonObject& output)
             if (!img.isEmpty())
                 return QStringLiteral("<div class=\"figure\">") + img + QStringLiteral("</div>\n");
         }
+        if (data.contains(QStringLiteral("image/svg+xml"))) {
+            // As an image, where an SVG runs no script and loads nothing.
+            const QByteArray svg = multiline(data.value(QStringLiteral("image/svg+xml"))).toUtf8();
+            return QStringLiteral("<div class=\"figure\"><img alt=\"%1\" src=\"data:image/svg+xml;base64,%2\"></div>\n")
+                .arg(tr("figure"), QString::fromLatin1(svg.toBase64()));
+        }
+        if (data.contains(QStringLiteral("text/html")))
+            if (const auto table = SafeTableHtml::sanitize(multiline(data.value(QStringLiteral("text/html")))))
+                return QStringLiteral("<div class=\"table\">") + *table + QStringLiteral("</div>\n");
+        if (data.contains(QStringLiteral("text/markdown")))
+            return QStringLiteral("<div class=\"markdown\">") + MarkdownHtml::toHtml(multiline(data.value(QStringLiteral("text/markdown"))))
+                   + QStringLiteral("</div>\n");
         if (data.contains(QStringLiteral("text/plain")))
             return pre(type == QLatin1String("execute_result") ? QStringLiteral("result") : QStringLiteral("display"),
                        multiline(data.value(QStringLiteral("text/plain"))));
@@ -95,6 +108,10 @@ pre.stderr { background: #fff6e5; border-left-color: #c98a00; }
 pre.error { background: #fdecec; border-left: 3px solid #c62828; }
 pre.raw, pre.note { color: #5c6a7a; border: 1px dashed #d5dbe3; }
 .figure img { max-width: 100%; height: auto; }
+.table { overflow-x: auto; }
+.table table { border-collapse: collapse; font-size: 0.85rem; margin: 0.25rem 0; }
+.table th, .table td { border: 1px solid #d5dbe3; padding: 0.2rem 0.5rem; text-align: right; }
+.table th { background: #f4f6f9; }
 .markdown code, pre code { font-family: monospace; }
 .markdown code { background: #f4f6f9; padding: 0 0.2em; border-radius: 3px; }
 blockquote { border-left: 3px solid #d5dbe3; margin-left: 0; padding-left: 1rem; color: #3a4656; }

@@ -8,6 +8,7 @@
 #include "core/ipynb/IpynbWriter.h"
 #include "core/ipynb/MarkdownHtml.h"
 #include "core/ipynb/PercentFormat.h"
+#include "core/ipynb/SafeTableHtml.h"
 
 #include <QJsonDocument>
 #include <QSet>
@@ -333,6 +334,42 @@ private slots:
         QVERIFY(html.contains(QStringLiteral("<li>two</li>")));
         QVERIFY(html.contains(QStringLiteral("a table")));
         QVERIFY(html.contains(QStringLiteral("default-src 'none'")));
+    }
+
+    void htmlTablesAreRebuiltOrRefused()
+    {
+        // What pandas writes (a scoped style, attributes) becomes a bare table.
+        const QString pandas = "<div>\n<style scoped>\n .dataframe tbody tr th { vertical-align: top; }\n</style>\n"
+                               "<table border=\"1\" class=\"dataframe\">\n<thead><tr style=\"text-align: right;\"><th></th><th>a &amp; b</th></tr></thead>\n"
+                               "<tbody><tr><th>0</th><td>1 < 2 & 3</td></tr></tbody></table></div>";
+        QCOMPARE(SafeTableHtml::sanitize(pandas).value_or("refused"),
+                 QStringLiteral("<div>\n\n<table>\n<thead><tr><th></th><th>a &amp; b</th></tr></thead>\n"
+                                "<tbody><tr><th>0</th><td>1 &lt; 2 &amp; 3</td></tr></tbody></table></div>"));
+        QVERIFY(!SafeTableHtml::sanitize("<table><tr><td><script>x()</script></td></tr></table>"));
+        QVERIFY(!SafeTableHtml::sanitize("<table><tr><td><img src=x onerror=alert(1)></td></tr></table>"));
+        QVERIFY(!SafeTableHtml::sanitize("<table><tr><td><a href='http://x'>x</a></td></tr></table>"));
+        QVERIFY(!SafeTableHtml::sanitize("<b>no table</b>"));
+        QCOMPARE(SafeTableHtml::sanitize("<table onmouseover=\"alert(1)\"><tr><td>1</td></tr></table>").value_or("refused"),
+                 QStringLiteral("<table><tr><td>1</td></tr></table>"));
+        QCOMPARE(SafeTableHtml::sanitize("<table><tr><td>\"quoted\" &bogus</td></tr></table>").value_or("refused"),
+                 QStringLiteral("<table><tr><td>&quot;quoted&quot; &amp;bogus</td></tr></table>"));
+        // <style> with markup inside is not a style block: refused, not half-stripped.
+        QVERIFY(!SafeTableHtml::sanitize("<style><script>x()</script></style><table></table>"));
+
+        Notebook nb;
+        NotebookCell c = cell(NotebookCell::Type::Code, "df");
+        c.outputs.append(QJsonObject{{"output_type", "execute_result"}, {"metadata", QJsonObject{}}, {"execution_count", 1},
+                                     {"data", QJsonObject{{"text/html", pandas}, {"text/plain", "   a & b\n0  1 < 2 & 3"}}}});
+        c.outputs.append(QJsonObject{{"output_type", "display_data"}, {"metadata", QJsonObject{}},
+                                     {"data", QJsonObject{{"image/svg+xml", "<svg xmlns='http://www.w3.org/2000/svg'><script>x()</script></svg>"}}}});
+        c.outputs.append(QJsonObject{{"output_type", "display_data"}, {"metadata", QJsonObject{}},
+                                     {"data", QJsonObject{{"text/markdown", "**md** <i>x</i>"}, {"text/plain", "md"}}}});
+        nb.cells << c;
+        const QString html = HtmlReport::render(nb, "t");
+        QVERIFY(html.contains("<td>1 &lt; 2 &amp; 3</td>"));
+        QVERIFY(!html.contains("<script"));
+        QVERIFY(html.contains("src=\"data:image/svg+xml;base64,"));
+        QVERIFY(html.contains("<strong>md</strong> &lt;i&gt;x&lt;/i&gt;"));
     }
 
     void markdownBlocks()

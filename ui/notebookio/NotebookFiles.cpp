@@ -142,6 +142,10 @@ bool NotebookFiles::save(EditorPage* page, const QString& path, QString* error)
     const Notebook notebook = notebookOf(page);
     if (!IpynbWriter::writeFile(notebook, path, error))
         return false;
+    if (page->isReadOnlyRevision()) { // a copy of a stored revision: the tab stays the revision
+        emit statusMessage(tr("Saved a copy of the revision as the notebook %1").arg(QDir::toNativeSeparators(path)), 6000);
+        return true;
+    }
     page->setSource(FileSource{QFileInfo(path).absoluteFilePath()});
     page->setModified(false);
     // What is in the file now (with the ids made for new cells) is what the next save starts from.
@@ -162,7 +166,10 @@ QString NotebookFiles::outputsNote(const Notebook& notebook) const
         }
     if (code == 0)
         return {};
-    return tr(" (%1 of %n code cell(s) with outputs)", nullptr, code).arg(withOutputs);
+    QString note = tr(" (%1 of %n code cell(s) with outputs)", nullptr, code).arg(withOutputs);
+    if (withOutputs < code && m_cellRuns->runCount(m_tabs->currentPage()) > 0 && code > 1)
+        note += tr(": a cell's outputs are those of its last Shift+Enter (Run All runs the tab as one program)");
+    return note;
 }
 
 bool NotebookFiles::exportNotebook(EditorPage* page, const QString& path, QString* error)

@@ -1,5 +1,6 @@
 #include "core/ipynb/HtmlReport.h"
 
+#include "core/ipynb/IpynbReader.h"
 #include "core/ipynb/MarkdownHtml.h"
 #include "core/ipynb/SafeTableHtml.h"
 
@@ -15,15 +16,8 @@ namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("HtmlReport", text); }
 
-QString multiline(const QJsonValue& value)
-{
-    if (value.isString())
-        return value.toString();
-    QString text;
-    for (const QJsonValue& part : value.toArray())
-        text += part.toString();
-    return text;
-}
+// Read leniently: an output that is not as nbformat says shows as nothing rather than failing the report.
+QString multiline(const QJsonValue& value) { return IpynbReader::multiline(value).value_or(QString()); }
 
 // Jupyter's tracebacks carry terminal colours.
 QString withoutAnsi(QString text)

@@ -28,8 +28,9 @@ bool fail(QString* error, const QString& message)
     return false;
 }
 
-// nbformat's "multiline string": a string, or a list of strings that are concatenated.
-std::optional<QString> multiline(const QJsonValue& value)
+} // namespace
+
+std::optional<QString> IpynbReader::multiline(const QJsonValue& value)
 {
     if (value.isString())
         return value.toString();
@@ -43,6 +44,8 @@ std::optional<QString> multiline(const QJsonValue& value)
     }
     return text;
 }
+
+namespace {
 
 // The 1-based line of a byte offset, for a JSON error a user can find.
 int lineAt(const QByteArray& bytes, int offset)
@@ -70,7 +73,7 @@ bool readCell(const QJsonValue& value, int number, NotebookCell* cell, QString* 
                                .arg(type.isEmpty() ? QString::fromUtf8(QJsonDocument(QJsonArray{o.value(QStringLiteral("cell_type"))}).toJson(QJsonDocument::Compact)) : type));
     if (!o.contains(QStringLiteral("source")))
         return fail(error, tr("Cell %1 (%2) has no source.").arg(number).arg(type));
-    const auto source = multiline(o.value(QStringLiteral("source")));
+    const auto source = IpynbReader::multiline(o.value(QStringLiteral("source")));
     if (!source)
         return fail(error, tr("Cell %1's source is neither text nor a list of text.").arg(number));
     cell->source = *source;

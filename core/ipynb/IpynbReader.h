@@ -3,6 +3,7 @@
 #include "core/ipynb/Notebook.h"
 
 #include <QByteArray>
+#include <QJsonValue>
 #include <QString>
 #include <optional>
 
@@ -17,6 +18,9 @@ public:
     // The notebook, or nullopt with *error set.
     static std::optional<Notebook> read(const QByteArray& bytes, QString* error);
     static std::optional<Notebook> readFile(const QString& path, QString* error);
+
+    // nbformat's "multiline string": a string, or a list of strings to join; else nullopt.
+    static std::optional<QString> multiline(const QJsonValue& value);
 
     // The language a kernel name stands for ("python3", "javascript", "node"...), else nullopt.
     static std::optional<Language> kernelLanguage(const QString& name);

@@ -25,4 +25,10 @@ QString nbformatProblems(const QByteArray& notebookJson)
     return {};
 }
 
+QByteArray fileBytes(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 } // namespace sandpad::test

@@ -23,15 +23,10 @@
 #include <memory>
 
 using namespace sandpad;
+using sandpad::test::fileBytes;
 using sandpad::test::nbformatProblems;
 
 namespace {
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 QByteArray sampleNotebook()
 {
@@ -146,7 +141,7 @@ private slots:
         QVERIFY2(shown.contains(expected), qPrintable(shown));
         QCOMPARE(m_tabs->count(), 1); // nothing opened, not even the JSON as text
         QVERIFY(m_tabs->currentPage()->isBlank());
-        QCOMPARE(readAll(path), bytes);
+        QCOMPARE(fileBytes(path), bytes);
     }
 
     void saveWritesTheNotebookBackKeepingWhatWasRead()
@@ -163,7 +158,7 @@ private slots:
         QVERIFY(!page->isModified());
         QCOMPARE(page->filePath(), QFileInfo(path).absoluteFilePath());
 
-        const QByteArray saved = readAll(path);
+        const QByteArray saved = fileBytes(path);
         QVERIFY2(nbformatProblems(saved).isEmpty(), qPrintable(nbformatProblems(saved))); // a notebook, not percent text
         const QJsonObject top = QJsonDocument::fromJson(saved).object();
         QCOMPARE(top["metadata"]["custom"].toString(), QStringLiteral("kept"));
@@ -196,8 +191,8 @@ private slots:
         // What Save to File does once its dialog named a .py: the text, and the tab becomes that file.
         QString error;
         QVERIFY(m_tabs->savePage(page, m_dir->filePath("sales.py"), &error));
-        QCOMPARE(QString::fromUtf8(readAll(m_dir->filePath("sales.py"))), page->editor()->text());
-        QCOMPARE(readAll(path), sampleNotebook()); // the notebook untouched
+        QCOMPARE(QString::fromUtf8(fileBytes(m_dir->filePath("sales.py"))), page->editor()->text());
+        QCOMPARE(fileBytes(path), sampleNotebook()); // the notebook untouched
     }
 
     void exportCarriesEachCellsLastRun()
@@ -225,7 +220,7 @@ private slots:
             return suggested.endsWith(".ipynb") ? out : m_dir->filePath("report.html");
         });
         m_docs->notebooks()->exportNotebookWithDialog();
-        const QByteArray bytes = readAll(out);
+        const QByteArray bytes = fileBytes(out);
         QVERIFY2(nbformatProblems(bytes).isEmpty(), qPrintable(nbformatProblems(bytes)));
         const QJsonArray cells = QJsonDocument::fromJson(bytes).object()["cells"].toArray();
         QCOMPARE(cells[2]["outputs"][0]["text"].toArray(), (QJsonArray{"42 again\n"}));
@@ -236,10 +231,37 @@ private slots:
         QCOMPARE(page->filePath(), QFileInfo(path).absoluteFilePath());
 
         m_docs->notebooks()->exportHtmlWithDialog();
-        const QString html = QString::fromUtf8(readAll(m_dir->filePath("report.html")));
+        const QString html = QString::fromUtf8(fileBytes(m_dir->filePath("report.html")));
         QVERIFY(html.contains("42 again"));
         QVERIFY(html.contains("<h1>Sales</h1>"));
         QVERIFY(!html.contains("<script"));
+    }
+
+    void cellRunsTellCellsApart()
+    {
+        CellRuns runs;
+        auto tab = std::make_unique<QObject>();
+        auto record = [&](const QString& code, int line, const QString& out) {
+            ExecutionResult r;
+            r.code = code;
+            r.stdoutText = out;
+            runs.record(tab.get(), r, line);
+        };
+        record("print(1)\n\n", 2, "A");
+        record("print(1)", 10, "B");
+        record("a = 1\n\n# %%\nb = 2", 1, "whole tab"); // Run All of two cells: no cell's run
+        QCOMPARE(runs.lastRun(tab.get(), "print(1)", 3)->stdoutText, QStringLiteral("A"));
+        QCOMPARE(runs.lastRun(tab.get(), "print(1)\n", 9)->stdoutText, QStringLiteral("B"));
+        QVERIFY(!runs.lastRun(tab.get(), "print(2)", 2));
+        QVERIFY(!runs.lastRun(tab.get(), "a = 1", 1));
+        record("print(1)", 2, "A2"); // the same cell again: replaces its run
+        QCOMPARE(runs.runCount(tab.get()), 3);
+        QCOMPARE(runs.lastRun(tab.get(), "print(1)", 2)->stdoutText, QStringLiteral("A2"));
+        QObject other;
+        QVERIFY(!runs.lastRun(&other, "print(1)", 2)); // runs are per tab
+        QObject* gone = tab.get();                     // a closed tab's runs go with it (the
+        tab.reset();                                   // pointer is only a key here)
+        QCOMPARE(runs.runCount(gone), 0);
     }
 
 private:

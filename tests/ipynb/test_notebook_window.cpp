@@ -23,15 +23,10 @@
 #include <QTimer>
 
 using namespace sandpad;
+using sandpad::test::fileBytes;
 using sandpad::test::nbformatProblems;
 
 namespace {
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 // Answers the next file dialog with `path` (the dialogs are modal: answered from the event loop).
 void answerFileDialog(const QString& path)
@@ -100,7 +95,7 @@ private slots:
         const QString out = dir.filePath("exported.ipynb");
         answerFileDialog(out);
         window.actions()->exportNotebook->trigger();
-        const QByteArray bytes = readAll(out);
+        const QByteArray bytes = fileBytes(out);
         QVERIFY2(!bytes.isEmpty(), "nothing exported");
         QVERIFY2(nbformatProblems(bytes).isEmpty(), qPrintable(nbformatProblems(bytes)));
         const QJsonArray cells = QJsonDocument::fromJson(bytes).object()["cells"].toArray();
@@ -122,7 +117,7 @@ private slots:
         const QString report = dir.filePath("report.html");
         answerFileDialog(report);
         window.actions()->exportHtml->trigger();
-        const QString html = QString::fromUtf8(readAll(report));
+        const QString html = QString::fromUtf8(fileBytes(report));
         QVERIFY(html.contains("x is 42"));
         QVERIFY(html.contains("<h1>Analysis</h1>"));
         QVERIFY(html.contains("src=\"data:image/png;base64,"));

@@ -152,11 +152,11 @@ bool NotebookFiles::save(EditorPage* page, const QString& path, QString* error)
     QString ignored;
     if (auto written = IpynbReader::readFile(path, &ignored))
         remember(page, *written);
-    emit statusMessage(tr("Saved %1 as a notebook%2").arg(QFileInfo(path).fileName(), outputsNote(notebook)), 6000);
+    emit statusMessage(tr("Saved %1 as a notebook%2").arg(QFileInfo(path).fileName(), outputsNote(page, notebook)), 6000);
     return true;
 }
 
-QString NotebookFiles::outputsNote(const Notebook& notebook) const
+QString NotebookFiles::outputsNote(EditorPage* page, const Notebook& notebook) const
 {
     int code = 0, withOutputs = 0;
     for (const NotebookCell& cell : notebook.cells)
@@ -167,7 +167,7 @@ QString NotebookFiles::outputsNote(const Notebook& notebook) const
     if (code == 0)
         return {};
     QString note = tr(" (%1 of %n code cell(s) with outputs)", nullptr, code).arg(withOutputs);
-    if (withOutputs < code && m_cellRuns->runCount(m_tabs->currentPage()) > 0 && code > 1)
+    if (withOutputs < code && m_cellRuns->runCount(page) > 0 && code > 1)
         note += tr(": a cell's outputs are those of its last Shift+Enter (Run All runs the tab as one program)");
     return note;
 }
@@ -177,7 +177,7 @@ bool NotebookFiles::exportNotebook(EditorPage* page, const QString& path, QStrin
     const Notebook notebook = notebookOf(page);
     if (!IpynbWriter::writeFile(notebook, path, error))
         return false;
-    emit statusMessage(tr("Exported %1%2").arg(QDir::toNativeSeparators(path), outputsNote(notebook)), 8000);
+    emit statusMessage(tr("Exported %1%2").arg(QDir::toNativeSeparators(path), outputsNote(page, notebook)), 8000);
     return true;
 }
 
@@ -186,7 +186,7 @@ bool NotebookFiles::exportHtml(EditorPage* page, const QString& path, QString* e
     const Notebook notebook = notebookOf(page);
     if (!HtmlReport::writeFile(notebook, page->title(), path, error))
         return false;
-    emit statusMessage(tr("Exported %1%2").arg(QDir::toNativeSeparators(path), outputsNote(notebook)), 8000);
+    emit statusMessage(tr("Exported %1%2").arg(QDir::toNativeSeparators(path), outputsNote(page, notebook)), 8000);
     return true;
 }
 
@@ -199,31 +199,19 @@ QString NotebookFiles::suggestedPath(EditorPage* page, const QString& extension)
     return file.isEmpty() ? name : QFileInfo(file).absoluteDir().filePath(name);
 }
 
-void NotebookFiles::exportNotebookWithDialog()
+void NotebookFiles::exportWithDialog(bool html)
 {
     EditorPage* page = m_tabs->currentPage();
     if (!page)
         return;
-    const QString path = m_prompt(tr("Export as Notebook"), suggestedPath(page, QStringLiteral(".ipynb")),
-                                  tr("Jupyter notebook (*.ipynb)"));
+    const QString path = html ? m_prompt(tr("Export as HTML Report"), suggestedPath(page, QStringLiteral(".html")),
+                                         tr("HTML (*.html *.htm)"))
+                              : m_prompt(tr("Export as Notebook"), suggestedPath(page, QStringLiteral(".ipynb")),
+                                         tr("Jupyter notebook (*.ipynb)"));
     if (path.isEmpty())
         return;
     QString error;
-    if (!exportNotebook(page, path, &error))
-        QMessageBox::warning(m_window, tr("Export"), error);
-}
-
-void NotebookFiles::exportHtmlWithDialog()
-{
-    EditorPage* page = m_tabs->currentPage();
-    if (!page)
-        return;
-    const QString path = m_prompt(tr("Export as HTML Report"), suggestedPath(page, QStringLiteral(".html")),
-                                  tr("HTML (*.html *.htm)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!exportHtml(page, path, &error))
+    if (!(html ? exportHtml(page, path, &error) : exportNotebook(page, path, &error)))
         QMessageBox::warning(m_window, tr("Export"), error);
 }
 

@@ -44,8 +44,8 @@ public:
     // File > Export: the tab stays what it is.
     bool exportNotebook(EditorPage* page, const QString& path, QString* error);
     bool exportHtml(EditorPage* page, const QString& path, QString* error);
-    void exportNotebookWithDialog();
-    void exportHtmlWithDialog();
+    void exportNotebookWithDialog() { exportWithDialog(false); }
+    void exportHtmlWithDialog() { exportWithDialog(true); }
     // What asks for the path to export to (a save dialog by default). Tests answer it directly.
     using PathPrompt = std::function<QString(const QString& caption, const QString& suggested, const QString& filter)>;
     void setPathPrompt(PathPrompt prompt) { m_prompt = std::move(prompt); }
@@ -54,8 +54,9 @@ signals:
     void statusMessage(const QString& text, int timeoutMs);
 
 private:
+    void exportWithDialog(bool html);
     QString suggestedPath(EditorPage* page, const QString& extension) const;
-    QString outputsNote(const Notebook& notebook) const;
+    QString outputsNote(EditorPage* page, const Notebook& notebook) const;
     void remember(EditorPage* page, const Notebook& notebook);
 
     EditorTabs* m_tabs;

@@ -22,6 +22,7 @@
 #include "ui/help/DocumentationBrowser.h"
 #include "ui/help/ShortcutSheet.h"
 #include "ui/MainWindowActions.h"
+#include "ui/notebookio/NotebookFiles.h"
 #include "ui/statusbar/ProviderCheck.h"
 #include "ui/statusbar/RunProgress.h"
 #include "ui/statusbar/RunStatusBar.h"
@@ -58,6 +59,7 @@ MainWindow::MainWindow(const MainWindowServices& services, QWidget* parent)
     m_runs = new RunController(services.executor, m_notebook, this);
     m_runs->setHistory(services.history, services.saveRunsToHistory);
     m_runner = new RunCoordinator(m_runs, m_tabs, m_notebook, m_charts, m_status, m_actions, services.documents, this);
+    m_editorDocuments->notebooks()->followRuns(m_runs); // each cell's last run, for File > Export
     buildSessions();
     m_progress = new RunProgress(m_runs, m_status, [this] { return m_runner->sessionTotalMicros(); }, this);
     m_progress->setModeSource([this](const Run& run) {
@@ -155,6 +157,8 @@ void MainWindow::connectActions()
     connect(a->save, &QAction::triggered, docs, [docs] { docs->saveCurrent(false); });
     connect(a->saveAs, &QAction::triggered, docs, [docs] { docs->saveCurrent(true); });
     connect(a->closeTab, &QAction::triggered, docs, &EditorDocuments::closeCurrentTab);
+    connect(a->exportNotebook, &QAction::triggered, docs->notebooks(), &NotebookFiles::exportNotebookWithDialog);
+    connect(a->exportHtml, &QAction::triggered, docs->notebooks(), &NotebookFiles::exportHtmlWithDialog);
     connect(a->quit, &QAction::triggered, this, &QWidget::close);
     connect(a->saveAsDocument, &QAction::triggered, docs, &EditorDocuments::saveAsDocumentInteractive);
     a->saveAsDocument->setEnabled(m_services.documents != nullptr);

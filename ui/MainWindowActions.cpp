@@ -49,6 +49,10 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     saveAsDocument = make(w, tr("Save as &Document (with Revisions)…"), {QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_D)},
                           tr("Store this tab in the workspace as a document that keeps every revision"));
     openWorkspace = make(w, tr("Open &Workspace…"), {}, tr("Open another data folder (its documents, history and usage)"));
+    exportNotebook = make(w, tr("&Notebook (.ipynb)…"), {},
+                          tr("Write this tab as a Jupyter notebook, with each cell's last outputs"));
+    exportHtml = make(w, tr("&HTML Report…"), {},
+                      tr("Write this tab and its cells' last outputs as one self-contained HTML file"));
     quit = make(w, tr("&Quit"), {QKeySequence(Qt::CTRL | Qt::Key_Q)});
     quit->setMenuRole(QAction::QuitRole);
 
@@ -88,7 +92,10 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
 
     QMenuBar* bar = w->menuBar();
     QMenu* file = bar->addMenu(tr("&File"));
-    file->addActions({newTab, open, save, saveAs, saveAsDocument, closeTab});
+    file->addActions({newTab, open, save, saveAs, saveAsDocument});
+    QMenu* exportMenu = file->addMenu(tr("E&xport"));
+    exportMenu->addActions({exportNotebook, exportHtml});
+    file->addAction(closeTab);
     file->addSeparator();
     file->addAction(openWorkspace);
     file->addSeparator();

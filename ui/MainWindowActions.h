@@ -21,6 +21,7 @@ public:
 
     QAction *newTab, *open, *save, *saveAs, *closeTab, *quit;
     QAction *saveAsDocument, *openWorkspace;
+    QAction *exportNotebook, *exportHtml; // File > Export
     QAction *find, *replace, *toggleComment, *complete;
     QAction *nextTab, *previousTab;
     QAction *runAll, *runCell, *runSelection, *stop;

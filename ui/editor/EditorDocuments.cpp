@@ -4,6 +4,7 @@
 #include "ui/editor/CodeEditor.h"
 #include "ui/editor/EditorPage.h"
 #include "ui/editor/EditorTabs.h"
+#include "ui/notebookio/NotebookFiles.h"
 #include "ui/recovery/RecoveryDialog.h"
 
 #include <QDir>
@@ -25,6 +26,8 @@ EditorDocuments::EditorDocuments(EditorTabs* tabs, DocumentStore* documents, con
             emit statusMessage(tr("Unsaved text cannot be written to the recovery journal: %1").arg(error), 10000);
         });
     }
+    m_notebooks = new NotebookFiles(tabs, window);
+    connect(m_notebooks, &NotebookFiles::statusMessage, this, &EditorDocuments::statusMessage);
     connect(m_tabs, &EditorTabs::pageAdded, this, &EditorDocuments::watchPage);
     connect(m_tabs, &EditorTabs::tabCloseRequested, this, &EditorDocuments::closeTab);
     m_prompt = [this](EditorPage* page) {
@@ -42,7 +45,8 @@ EditorDocuments::EditorDocuments(EditorTabs* tabs, DocumentStore* documents, con
 void EditorDocuments::openFileWithDialog()
 {
     const QStringList paths = QFileDialog::getOpenFileNames(
-        m_window, tr("Open"), QString(), tr("Code (*.py *.js *.mjs *.cjs);;All files (*)"));
+        m_window, tr("Open"), QString(),
+        tr("Code and notebooks (*.py *.js *.mjs *.cjs *.ipynb);;Jupyter notebooks (*.ipynb);;All files (*)"));
     for (const QString& path : paths)
         openFile(path);
 }
@@ -50,7 +54,8 @@ void EditorDocuments::openFileWithDialog()
 EditorPage* EditorDocuments::openFile(const QString& path)
 {
     QString error;
-    EditorPage* page = m_tabs->openFile(path, &error);
+    // A notebook opens as its cells, never as its JSON.
+    EditorPage* page = NotebookFiles::isNotebookPath(path) ? m_notebooks->open(path, &error) : m_tabs->openFile(path, &error);
     if (!page)
         QMessageBox::warning(m_window, tr("Open"), error);
     return page;
@@ -76,12 +81,15 @@ bool EditorDocuments::saveCurrent(bool askPath)
                                       : page->title() + (page->language() == Language::Python ? QStringLiteral(".py")
                                                                                              : QStringLiteral(".js"));
         path = QFileDialog::getSaveFileName(m_window, tr("Save As"), suggested,
-                                            tr("Python (*.py);;JavaScript (*.js *.mjs);;All files (*)"));
+                                            tr("Python (*.py);;JavaScript (*.js *.mjs);;Jupyter notebook (*.ipynb);;All files (*)"));
         if (path.isEmpty())
             return false;
     }
     QString error;
-    if (!m_tabs->savePage(page, path, &error)) {
+    // An .ipynb is written as a notebook (a tab opened from one stays one): never the tab's text.
+    const bool saved = NotebookFiles::isNotebookPath(path) ? m_notebooks->save(page, path, &error)
+                                                           : m_tabs->savePage(page, path, &error);
+    if (!saved) {
         QMessageBox::warning(m_window, tr("Save"), error);
         return false;
     }

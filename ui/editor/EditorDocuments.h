@@ -13,6 +13,7 @@ namespace sandpad {
 class DocumentStore;
 class EditorPage;
 class EditorTabs;
+class NotebookFiles;
 
 // The editor side of the main window: opening, saving and closing tabs, whatever their source
 // (a file, a saved document, a stored revision, an example), and the journal that keeps their
@@ -27,6 +28,8 @@ public:
     EditorDocuments(EditorTabs* tabs, DocumentStore* documents, const QString& recoveryDir, QWidget* window);
 
     RecoveryJournal* journal() const { return m_journal; } // null without a recoveryDir
+    // .ipynb files: opened as a tab of cells, saved back as notebooks, exported (ui/notebookio).
+    NotebookFiles* notebooks() const { return m_notebooks; }
 
     // Files. openFile warns in a message box and returns null when the file cannot be read.
     void openFileWithDialog();
@@ -89,6 +92,7 @@ private:
     DocumentStore* m_documents;
     QWidget* m_window;
     RecoveryJournal* m_journal = nullptr;
+    NotebookFiles* m_notebooks = nullptr;
     DiscardPrompt m_prompt;
     StalePrompt m_stalePrompt;
     int m_closingAll = 0;      // modified tabs still to ask about while quitting

@@ -93,6 +93,10 @@ bool RunHistory::save(const ExecutionResult& r)
         q.addBindValue(sqlText(r.runId));
         if (!q.exec())
             return fail(q);
+        q.prepare(QStringLiteral("DELETE FROM run_outputs WHERE run_id = ?"));
+        q.addBindValue(sqlText(r.runId));
+        if (!q.exec())
+            return fail(q);
         q.prepare(QStringLiteral("DELETE FROM runs WHERE run_id = ?"));
         q.addBindValue(sqlText(r.runId));
         if (!q.exec())
@@ -150,6 +154,26 @@ bool RunHistory::save(const ExecutionResult& r)
             // A PNG's spec is the chart extracted from its figure, when there is one.
             q.addBindValue(c.spec.isEmpty() ? nullString()
                                             : sqlText(QString::fromUtf8(QJsonDocument(c.spec).toJson(QJsonDocument::Compact))));
+            if (!q.exec())
+                return fail(q);
+        }
+    }
+    if (!r.outputs.isEmpty()) {
+        QSqlQuery q(db);
+        q.prepare(QStringLiteral("INSERT INTO run_outputs (run_id, position, type, stdout_bytes, text, plain, png, table_json) "
+                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+        for (int i = 0; i < r.outputs.size(); ++i) {
+            const RunOutput& o = r.outputs.at(i);
+            q.addBindValue(sqlText(r.runId));
+            q.addBindValue(i);
+            q.addBindValue(sqlText(RunOutput::typeName(o.type)));
+            q.addBindValue(o.stdoutBytes);
+            q.addBindValue(sqlText(o.text));
+            q.addBindValue(sqlText(o.plain));
+            q.addBindValue(o.png.isEmpty() ? QVariant(QMetaType(QMetaType::QByteArray)) : QVariant(o.png));
+            q.addBindValue(o.type == RunOutput::Type::Table
+                               ? sqlText(QString::fromUtf8(QJsonDocument(o.tableJson()).toJson(QJsonDocument::Compact)))
+                               : nullString());
             if (!q.exec())
                 return fail(q);
         }
@@ -223,6 +247,32 @@ void RunHistory::loadCharts(ExecutionResult& r) const
         if (!c.value(2).isNull())
             chart.spec = QJsonDocument::fromJson(c.value(2).toString().toUtf8()).object();
         r.charts.append(chart);
+    }
+    loadOutputs(r);
+}
+
+void RunHistory::loadOutputs(ExecutionResult& r) const
+{
+    QSqlQuery c(m_db.connection());
+    c.setForwardOnly(true);
+    c.prepare(QStringLiteral("SELECT type, stdout_bytes, text, plain, png, table_json FROM run_outputs "
+                             "WHERE run_id = ? ORDER BY position"));
+    c.addBindValue(r.runId);
+    if (!c.exec()) {
+        m_lastError = c.lastError().text(); // a file of a schema before outputs: none
+        return;
+    }
+    while (c.next()) {
+        RunOutput o;
+        o.type = RunOutput::typeFromName(c.value(0).toString()).value_or(RunOutput::Type::Text);
+        o.stdoutBytes = c.value(1).toLongLong();
+        o.text = c.value(2).toString();
+        o.plain = c.value(3).toString();
+        o.png = c.value(4).toByteArray();
+        if (o.type == RunOutput::Type::Table
+            && !o.tableFromJson(QJsonDocument::fromJson(c.value(5).toString().toUtf8()).object()))
+            o = RunOutput::notice(QStringLiteral("This table could not be read back from the run history."), o.stdoutBytes);
+        r.outputs.append(std::move(o));
     }
 }
 

@@ -48,7 +48,8 @@ public:
 private:
     QList<ExecutionResult> load(const QString& where, const QVariantList& binds, int limit) const;
     QList<ExecutionResult> loadRows(const QString& where, const QVariantList& binds, int limit) const;
-    void loadCharts(ExecutionResult& run) const;
+    void loadCharts(ExecutionResult& run) const; // and its outputs
+    void loadOutputs(ExecutionResult& run) const;
     bool storePreview(QSqlDatabase& db, const ExecutionResult& preview, const RunPreviewCuts& cuts) const;
     Database& m_db;
     mutable ThreadLocalError m_lastError;

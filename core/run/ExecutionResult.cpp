@@ -105,6 +105,10 @@ QJsonObject ExecutionResult::toJson() const
             chartArray.append(chart.spec);
     }
     o[QStringLiteral("charts")] = chartArray;
+    QJsonArray outputArray;
+    for (const RunOutput& output : outputs)
+        outputArray.append(output.toJson());
+    o[QStringLiteral("outputs")] = outputArray;
     o[QStringLiteral("exit_code")] = exitCode ? QJsonValue(*exitCode) : QJsonValue(QJsonValue::Null);
     o[QStringLiteral("duration_ms")] = durationMs;
     o[QStringLiteral("cost_usd")] = costUsd();

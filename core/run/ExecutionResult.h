@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/language/Language.h"
+#include "core/run/RunOutput.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -50,6 +51,7 @@ struct ExecutionResult {
     std::optional<QString> result;     // `result` / `results` as printed by the wrapper
     std::optional<RunError> error;
     QList<RunChart> charts;
+    QList<RunOutput> outputs;          // display() and rich results, in order (RunOutput)
     std::optional<int> exitCode;
     qint64 durationMs = 0;
     qint64 costMicros = 0;             // 50000 for a completed run, else 0

@@ -35,13 +35,18 @@ QList<SandboxFile> RuntimeProgram::supportFiles(Language language, const QString
     if (language != Language::Python)
         return {};
     initRuntimeResources();
-    QFile file(QStringLiteral(":/sandpad/runtime/chart_extract.py"));
-    if (!file.open(QIODevice::ReadOnly))
-        return {}; // figures stay PNG only
     QString dir = workDir;
     while (dir.size() > 1 && dir.endsWith(u'/'))
         dir.chop(1);
-    return {SandboxFile{dir + QStringLiteral("/chart_extract.py"), file.readAll(), 0644}};
+    QList<SandboxFile> files;
+    // chart_extract.py: without it figures stay PNG only; rich_display.py: without it a run has
+    // no display() and text output only.
+    for (const QString& name : {QStringLiteral("chart_extract.py"), QStringLiteral("rich_display.py")}) {
+        QFile file(QStringLiteral(":/sandpad/runtime/") + name);
+        if (file.open(QIODevice::ReadOnly))
+            files << SandboxFile{dir + u'/' + name, file.readAll(), 0644};
+    }
+    return files;
 }
 
 QByteArray RuntimeProgram::sessionSource(Language language)

@@ -38,7 +38,8 @@ struct RuntimeProgram {
 
     // The wrapper source compiled into the binary (":/sandpad/runtime/wrapper.py" / ".mjs").
     static QByteArray wrapperSource(Language language);
-    // The modules placed beside the wrapper in workDir (Python: chart_extract.py), on the cold
+    // The modules placed beside the wrapper in workDir (Python: chart_extract.py and
+    // rich_display.py), on the cold
     // and the pre-started path alike.
     static QList<SandboxFile> supportFiles(Language language, const QString& workDir);
     // The notebook session's runtime (":/sandpad/runtime/session.py" / ".mjs"), which a

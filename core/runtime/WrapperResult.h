@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/runtime/WrapperOutputs.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
@@ -29,6 +31,7 @@ struct WrapperResult {
     std::optional<WrapperError> error;    // set exactly when !success
     QList<WrapperChartRef> charts;
     std::optional<QString> chartError;    // a `chart` value the wrapper could not serialize
+    QList<WrapperOutputRef> outputs;      // display() and rich results, in order (WrapperOutputs)
 
     // Validates and parses result.json. A malformed document is an infrastructure problem, so
     // this never throws: it returns nullopt and says what is wrong in *problem.

@@ -134,6 +134,22 @@ const QList<Migration>& Migrations::all()
              QStringLiteral("CREATE INDEX remote_allocations_open ON remote_allocations(provider) "
                             "WHERE closed_ms IS NULL"),
          }},
+        // 6: a run's rich outputs (display(), a DataFrame result: RunOutput), in order. A table's
+        // rows are one JSON text (RunOutput::tableJson), a picture a BLOB.
+        {6,
+         {
+             QStringLiteral(R"(CREATE TABLE run_outputs (
+                 run_id       TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+                 position     INTEGER NOT NULL,
+                 type         TEXT NOT NULL,             -- RunOutput::typeName
+                 stdout_bytes INTEGER NOT NULL,
+                 text         TEXT NOT NULL,
+                 plain        TEXT NOT NULL,
+                 png          BLOB,
+                 table_json   TEXT,
+                 PRIMARY KEY (run_id, position)
+             ))"),
+         }},
     };
     return migrations;
 }

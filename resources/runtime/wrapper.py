@@ -496,6 +496,44 @@ _COLD = _ColdPath()
 
 
 # ---------------------------------------------------------------------------------------------
+# Rich outputs: display() and the rich forms of `result` (rich_display.py, shipped beside this
+# file; docs/runtime-protocol.md "Rich outputs"). Compiled once per process (a warm start does it
+# before the job); without the file a run has no display() and text only.
+
+_RICH_DISPLAY = []
+
+
+def _rich_display_module():
+    if not _RICH_DISPLAY:
+        module = None
+        try:
+            path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rich_display.py")
+            with open(path, "rb") as f:
+                source = f.read()
+            module = types.ModuleType("_sandpad_rich_display")
+            module.__file__ = path
+            exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
+        except Exception:
+            module = None
+        _RICH_DISPLAY.append(module)
+    return _RICH_DISPLAY[0]
+
+
+def _rich_display(emit):
+    """A started rich_display.Display for this process (stdout counted, display() installed)."""
+    module = _rich_display_module()
+    if module is None:
+        return None
+    try:
+        rich = module.Display(sys.modules[__name__], emit)
+        rich.install()
+        return rich
+    except Exception as exc:
+        sys.stderr.write("Sandpad: display() is not available: %s: %s\n" % (type(exc).__name__, exc))
+        return None
+
+
+# ---------------------------------------------------------------------------------------------
 # The result channel.
 
 class _Channel:
@@ -622,6 +660,7 @@ def _warm_start():
         _patch_pyplot(pyplot)
         if not woken:
             _warm_draw()
+    _rich_display_module()  # compiled before the job
     # The imported packages live as long as the sandbox: move their objects out of the collector's
     # reach, so a full collection during the user's run does not walk them (~70 ms here).
     import gc
@@ -740,6 +779,7 @@ def main(argv):
         _patch_plotly(sys.modules["plotly.basedatatypes"])
     sys.meta_path.insert(0, hook)
     _utf8_streams()
+    rich = _rich_display(channel.emit)
     flusher = _Flusher()
     flusher.start()
 
@@ -773,14 +813,20 @@ def main(argv):
         if text is not None:
             charts.append({"kind": "interactive", "spec": _RawJSON(text)})
     result = _result_text(namespace)
+    outputs = []
+    if rich is not None:  # a DataFrame, sympy, image... `result` is shown rich too
+        if "result" in namespace:
+            rich.result_output(namespace["result"])
+        outputs, shown_charts = rich.finish()
+        charts += shown_charts
 
     flusher.stop()
     _flush_streams()
-    _emit_result(channel, error, result, charts, chart_error)
+    _emit_result(channel, error, result, charts, chart_error, outputs)
     return 0
 
 
-def _emit_result(channel, error, result, charts, chart_error):
+def _emit_result(channel, error, result, charts, chart_error, outputs=()):
     """result.json (docs/runtime-protocol.md): a run's, or a session execution's."""
     document = {
         "status": "error" if error is not None else "success",
@@ -789,6 +835,8 @@ def _emit_result(channel, error, result, charts, chart_error):
         "charts": charts,
         "chart_error": chart_error,
     }
+    if outputs:
+        document["outputs"] = outputs
     channel.emit("result.json", _dumps(document).encode("utf-8"))
 
 

@@ -188,7 +188,7 @@ private slots:
             Language::Python, QStringLiteral("!pip install requests numpy\nprint(1)\n"), QStringLiteral("My Notebook"),
             QStringLiteral("/sandpad/"), QStringLiteral("/usr/bin/python3"), {QStringLiteral("--no-index")}});
         QVERIFY2(p.ok(), qPrintable(p.error));
-        QCOMPARE(p.files.size(), 4);
+        QCOMPARE(p.files.size(), 5);
         QCOMPARE(p.files[0].path, QStringLiteral("/sandpad/wrapper.py"));
         // The chart extraction module beside the wrapper (the pre-started path places the same).
         QCOMPARE(p.files[3].path, QStringLiteral("/sandpad/chart_extract.py"));

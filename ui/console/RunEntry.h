@@ -19,6 +19,7 @@ namespace sandpad {
 
 class CutNotice;
 class OutputView;
+class OutputsPanel;
 
 // One run in the notebook: a header (number, title, language, provider, status, duration, cost),
 // the code that ran (collapsed by default), live stdout/stderr, the result, the error with a
@@ -51,6 +52,7 @@ public:
     void appendOutput(OutputStream stream, const QString& text);
 
     OutputView* outputView() const { return m_output; }
+    OutputsPanel* outputsPanel() const { return m_outputs; }
     QString headerText() const;          // plain text of the header, e.g. for tests
     QString statusText() const; // "running", then runStatusName()
     QString costText() const;            // "$0.05"
@@ -133,6 +135,7 @@ private:
     WholeRunSource m_wholeSource;
     QWidget* m_chartsRow;
     QHBoxLayout* m_chartsLayout;
+    OutputsPanel* m_outputs; // display() and rich results (ui/outputs)
 };
 
 } // namespace sandpad

@@ -501,6 +501,7 @@ _COLD = _ColdPath()
 # before the job); without the file a run has no display() and text only.
 
 _RICH_DISPLAY = []
+_WRAPPER_MODULE = sys.modules[__name__]  # this file; a session's __main__ is the user's later
 
 
 def _rich_display_module():
@@ -525,7 +526,7 @@ def _rich_display(emit):
     if module is None:
         return None
     try:
-        rich = module.Display(sys.modules[__name__], emit)
+        rich = module.Display(_WRAPPER_MODULE, emit)
         rich.install()
         return rich
     except Exception as exc:

@@ -22,6 +22,9 @@ const QString kColumns = QStringLiteral(
     "stdout, stderr, result, has_error, error_name, error_value, error_traceback, exit_code, "
     "reason, message, document_id, revision_id");
 
+// The rows of a table a preview holds (the notebook at start): the rest is the run's, in table_json.
+constexpr qsizetype kPreviewTableRows = 1000;
+
 QVariant nullString()
 {
     return QVariant(QMetaType(QMetaType::QString));
@@ -160,8 +163,8 @@ bool RunHistory::save(const ExecutionResult& r)
     }
     if (!r.outputs.isEmpty()) {
         QSqlQuery q(db);
-        q.prepare(QStringLiteral("INSERT INTO run_outputs (run_id, position, type, stdout_bytes, text, plain, png, table_json) "
-                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+        q.prepare(QStringLiteral("INSERT INTO run_outputs (run_id, position, type, stdout_bytes, text, plain, png, table_json, "
+                                 "table_preview) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
         for (int i = 0; i < r.outputs.size(); ++i) {
             const RunOutput& o = r.outputs.at(i);
             q.addBindValue(sqlText(r.runId));
@@ -171,9 +174,18 @@ bool RunHistory::save(const ExecutionResult& r)
             q.addBindValue(sqlText(o.text));
             q.addBindValue(sqlText(o.plain));
             q.addBindValue(o.png.isEmpty() ? QVariant(QMetaType(QMetaType::QByteArray)) : QVariant(o.png));
-            q.addBindValue(o.type == RunOutput::Type::Table
-                               ? sqlText(QString::fromUtf8(QJsonDocument(o.tableJson()).toJson(QJsonDocument::Compact)))
-                               : nullString());
+            const auto tableText = [](const RunOutput& table) {
+                return sqlText(QString::fromUtf8(QJsonDocument(table.tableJson()).toJson(QJsonDocument::Compact)));
+            };
+            q.addBindValue(o.type == RunOutput::Type::Table ? tableText(o) : nullString());
+            if (o.type == RunOutput::Type::Table && o.rows.size() > kPreviewTableRows) {
+                RunOutput head = o;
+                head.rows.resize(kPreviewTableRows);
+                head.index.resize(kPreviewTableRows);
+                q.addBindValue(tableText(head));
+            } else {
+                q.addBindValue(o.type == RunOutput::Type::Table ? tableText(o) : nullString());
+            }
             if (!q.exec())
                 return fail(q);
         }
@@ -228,7 +240,7 @@ QList<ExecutionResult> RunHistory::load(const QString& where, const QVariantList
     return out;
 }
 
-void RunHistory::loadCharts(ExecutionResult& r) const
+void RunHistory::loadCharts(ExecutionResult& r, bool preview) const
 {
     QSqlQuery c(m_db.connection());
     c.setForwardOnly(true);
@@ -248,15 +260,17 @@ void RunHistory::loadCharts(ExecutionResult& r) const
             chart.spec = QJsonDocument::fromJson(c.value(2).toString().toUtf8()).object();
         r.charts.append(chart);
     }
-    loadOutputs(r);
+    loadOutputs(r, preview);
 }
 
-void RunHistory::loadOutputs(ExecutionResult& r) const
+void RunHistory::loadOutputs(ExecutionResult& r, bool preview) const
 {
     QSqlQuery c(m_db.connection());
     c.setForwardOnly(true);
-    c.prepare(QStringLiteral("SELECT type, stdout_bytes, text, plain, png, table_json FROM run_outputs "
-                             "WHERE run_id = ? ORDER BY position"));
+    // A preview reads a table's first rows only (table_preview), not its up to 1,000,000 cells.
+    c.prepare(QStringLiteral("SELECT type, stdout_bytes, text, plain, png, %1 FROM run_outputs "
+                             "WHERE run_id = ? ORDER BY position")
+                  .arg(preview ? QStringLiteral("table_preview") : QStringLiteral("table_json")));
     c.addBindValue(r.runId);
     if (!c.exec()) {
         m_lastError = c.lastError().text(); // a file of a schema before outputs: none
@@ -325,7 +339,7 @@ QList<RunHistory::Preview> RunHistory::recentPreviews(int limit) const
     }
     std::reverse(out.begin(), out.end()); // oldest first
     for (Preview& p : out)
-        loadCharts(p.run);
+        loadCharts(p.run, true);
     return out;
 }
 

@@ -48,8 +48,9 @@ public:
 private:
     QList<ExecutionResult> load(const QString& where, const QVariantList& binds, int limit) const;
     QList<ExecutionResult> loadRows(const QString& where, const QVariantList& binds, int limit) const;
-    void loadCharts(ExecutionResult& run) const; // and its outputs
-    void loadOutputs(ExecutionResult& run) const;
+    // And its outputs; a preview's tables with their first rows only.
+    void loadCharts(ExecutionResult& run, bool preview = false) const;
+    void loadOutputs(ExecutionResult& run, bool preview) const;
     bool storePreview(QSqlDatabase& db, const ExecutionResult& preview, const RunPreviewCuts& cuts) const;
     Database& m_db;
     mutable ThreadLocalError m_lastError;

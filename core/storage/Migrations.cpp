@@ -147,6 +147,7 @@ const QList<Migration>& Migrations::all()
                  plain        TEXT NOT NULL,
                  png          BLOB,
                  table_json   TEXT,
+                 table_preview TEXT,             -- its first 1,000 rows, for RunHistory::recentPreviews
                  PRIMARY KEY (run_id, position)
              ))"),
          }},

@@ -312,6 +312,19 @@ private slots:
         const auto previews = history.recentPreviews(10);
         QCOMPARE(previews.size(), 1);
         QCOMPARE(previews[0].run.outputs.size(), 6);
+        // A preview (the notebook at start) holds a table's first 1,000 rows, and says how many it had.
+        OutSandbox big;
+        big.files.insert("t.json", tableFile(1500, 2));
+        ExecutionResult large = collect(big, QJsonArray{tableRef("t.json", 1500, 2)});
+        large.runId = QStringLiteral("22222222-2222-3333-4444-555555555555");
+        QVERIFY(history.save(large));
+        const auto largePreview = history.recentPreviews(10).last().run;
+        QCOMPARE(largePreview.runId, large.runId);
+        QCOMPARE(largePreview.outputs[0].rows.size(), 1000);
+        QCOMPARE(largePreview.outputs[0].totalRows, 1500);
+        QCOMPARE(history.find(large.runId)->outputs[0].rows.size(), 1500);
+        QVERIFY(history.remove(large.runId));
+
         // Saved again, the outputs are replaced, not added; removed with the run.
         QVERIFY(history.save(r));
         QCOMPARE(db.rowCount(QStringLiteral("run_outputs")), 6);

@@ -125,6 +125,25 @@ void printRunJson(const ExecutionResult& result, const std::optional<QJsonArray>
     std::fflush(stdout);
 }
 
+// The run's rich outputs after its live text (which a terminal already showed): each in its
+// text form (a table as aligned columns, math as its text), pictures saved like charts.
+void printOutputs(const ExecutionResult& result, const QDir& dir)
+{
+    int index = 0;
+    for (const RunOutput& output : result.outputs) {
+        ++index;
+        writeOut(output.textForm());
+        if (output.png.isEmpty())
+            continue;
+        const QString path = dir.filePath(QStringLiteral("sandpad-%1-output-%2.png").arg(result.runId.left(8)).arg(index));
+        QFile out(path);
+        if (out.open(QIODevice::WriteOnly) && out.write(output.png) == output.png.size())
+            writeErr(QStringLiteral("output %1 (%2) saved to %3\n").arg(index).arg(RunOutput::typeName(output.type), path));
+        else
+            writeErr(QStringLiteral("output %1 could not be saved to %2: %3\n").arg(index).arg(path, out.errorString()));
+    }
+}
+
 QString isoTime(const QDateTime& t)
 {
     return t.toUTC().toString(Qt::ISODate);
@@ -535,6 +554,7 @@ int RunCommand::exec(const QStringList& arguments)
                                                    : result.error->traceback + (result.error->traceback.endsWith(u'\n') ? QString() : QStringLiteral("\n")));
     }
     const QDir chartsDir(parser.isSet(chartsDirOpt) ? parser.value(chartsDirOpt) : QDir::currentPath());
+    printOutputs(result, chartsDir);
     int index = 0;
     for (const RunChart& chart : result.charts) {
         ++index;

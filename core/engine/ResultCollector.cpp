@@ -3,6 +3,7 @@
 #include "core/charts/ChartSpec.h"
 #include "core/engine/ArtifactCollector.h"
 #include "core/charts/PngCheck.h"
+#include "core/engine/OutputCollector.h"
 #include "core/run/ExecutionResult.h"
 #include "core/runtime/ResultLimits.h"
 #include "core/runtime/RuntimeProgram.h"
@@ -125,11 +126,14 @@ QString ResultCollector::collect(const RuntimeProgram& program, Sandbox& sandbox
     for (const QString& notice : std::as_const(artifactNotices))
         result.stderrText += (result.stderrText.isEmpty() || result.stderrText.endsWith(u'\n') ? QString() : QStringLiteral("\n"))
                              + notice + u'\n';
+    // Rich outputs: each one refused on its own (a notice in its place), never the run's result.
+    QList<RunOutput> outputs = OutputCollector::collect(program, sandbox, parsed->outputs, pngBytes, pngPixels);
     result.status = parsed->success ? RunStatus::Success : RunStatus::Error;
     result.result = parsed->result;
     if (parsed->error)
         result.error = RunError{parsed->error->name, parsed->error->value, parsed->error->traceback};
     result.charts = charts;
+    result.outputs = std::move(outputs);
     if (!chartProblems.isEmpty()) {
         const QString text = QStringLiteral("invalid chart: %1").arg(chartProblems.join(QStringLiteral("; ")));
         if (!result.error) {

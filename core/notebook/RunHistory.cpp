@@ -22,6 +22,9 @@ const QString kColumns = QStringLiteral(
     "stdout, stderr, result, has_error, error_name, error_value, error_traceback, exit_code, "
     "reason, message, document_id, revision_id");
 
+// The rows of a table a preview holds (the notebook at start): the rest is the run's, in table_json.
+constexpr qsizetype kPreviewTableRows = 1000;
+
 QVariant nullString()
 {
     return QVariant(QMetaType(QMetaType::QString));
@@ -94,6 +97,10 @@ bool RunHistory::save(const ExecutionResult& r)
         if (!q.exec())
             return fail(q);
         q.prepare(QStringLiteral("DELETE FROM run_artifacts WHERE run_id = ?"));
+        q.addBindValue(sqlText(r.runId));
+        if (!q.exec())
+            return fail(q);
+        q.prepare(QStringLiteral("DELETE FROM run_outputs WHERE run_id = ?"));
         q.addBindValue(sqlText(r.runId));
         if (!q.exec())
             return fail(q);
@@ -171,6 +178,35 @@ bool RunHistory::save(const ExecutionResult& r)
             q.addBindValue(sqlText(a.mimeType));
             q.addBindValue(sqlText(a.sha256));
             q.addBindValue(a.content.isEmpty() && a.size > 0 ? QVariant(QMetaType(QMetaType::QByteArray)) : QVariant(a.content));
+            if (!q.exec())
+                return fail(q);
+        }
+    }
+    if (!r.outputs.isEmpty()) {
+        QSqlQuery q(db);
+        q.prepare(QStringLiteral("INSERT INTO run_outputs (run_id, position, type, stdout_bytes, text, plain, png, table_json, "
+                                 "table_preview) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        for (int i = 0; i < r.outputs.size(); ++i) {
+            const RunOutput& o = r.outputs.at(i);
+            q.addBindValue(sqlText(r.runId));
+            q.addBindValue(i);
+            q.addBindValue(sqlText(RunOutput::typeName(o.type)));
+            q.addBindValue(o.stdoutBytes);
+            q.addBindValue(sqlText(o.text));
+            q.addBindValue(sqlText(o.plain));
+            q.addBindValue(o.png.isEmpty() ? QVariant(QMetaType(QMetaType::QByteArray)) : QVariant(o.png));
+            const auto tableText = [](const RunOutput& table) {
+                return sqlText(QString::fromUtf8(QJsonDocument(table.tableJson()).toJson(QJsonDocument::Compact)));
+            };
+            q.addBindValue(o.type == RunOutput::Type::Table ? tableText(o) : nullString());
+            if (o.type == RunOutput::Type::Table && o.rows.size() > kPreviewTableRows) {
+                RunOutput head = o;
+                head.rows.resize(kPreviewTableRows);
+                head.index.resize(kPreviewTableRows);
+                q.addBindValue(tableText(head));
+            } else {
+                q.addBindValue(o.type == RunOutput::Type::Table ? tableText(o) : nullString());
+            }
             if (!q.exec())
                 return fail(q);
         }
@@ -264,7 +300,7 @@ std::optional<QByteArray> RunHistory::artifactContent(const QString& runId, cons
     return c.value(0).toByteArray();
 }
 
-void RunHistory::loadCharts(ExecutionResult& r) const
+void RunHistory::loadCharts(ExecutionResult& r, bool preview) const
 {
     QSqlQuery c(m_db.connection());
     c.setForwardOnly(true);
@@ -283,6 +319,34 @@ void RunHistory::loadCharts(ExecutionResult& r) const
         if (!c.value(2).isNull())
             chart.spec = QJsonDocument::fromJson(c.value(2).toString().toUtf8()).object();
         r.charts.append(chart);
+    }
+    loadOutputs(r, preview);
+}
+
+void RunHistory::loadOutputs(ExecutionResult& r, bool preview) const
+{
+    QSqlQuery c(m_db.connection());
+    c.setForwardOnly(true);
+    // A preview reads a table's first rows only (table_preview), not its up to 1,000,000 cells.
+    c.prepare(QStringLiteral("SELECT type, stdout_bytes, text, plain, png, %1 FROM run_outputs "
+                             "WHERE run_id = ? ORDER BY position")
+                  .arg(preview ? QStringLiteral("table_preview") : QStringLiteral("table_json")));
+    c.addBindValue(r.runId);
+    if (!c.exec()) {
+        m_lastError = c.lastError().text(); // a file of a schema before outputs: none
+        return;
+    }
+    while (c.next()) {
+        RunOutput o;
+        o.type = RunOutput::typeFromName(c.value(0).toString()).value_or(RunOutput::Type::Text);
+        o.stdoutBytes = c.value(1).toLongLong();
+        o.text = c.value(2).toString();
+        o.plain = c.value(3).toString();
+        o.png = c.value(4).toByteArray();
+        if (o.type == RunOutput::Type::Table
+            && !o.tableFromJson(QJsonDocument::fromJson(c.value(5).toString().toUtf8()).object()))
+            o = RunOutput::notice(QStringLiteral("This table could not be read back from the run history."), o.stdoutBytes);
+        r.outputs.append(std::move(o));
     }
 }
 
@@ -335,7 +399,7 @@ QList<RunHistory::Preview> RunHistory::recentPreviews(int limit) const
     }
     std::reverse(out.begin(), out.end()); // oldest first
     for (Preview& p : out) {
-        loadCharts(p.run);
+        loadCharts(p.run, true);
         loadArtifacts(p.run, RunArtifact::jsonInlineBytes); // larger ones: artifactContent()
     }
     return out;

@@ -50,7 +50,9 @@ public:
 private:
     QList<ExecutionResult> load(const QString& where, const QVariantList& binds, int limit) const;
     QList<ExecutionResult> loadRows(const QString& where, const QVariantList& binds, int limit) const;
-    void loadCharts(ExecutionResult& run) const;
+    // And its outputs; a preview's tables with their first rows only.
+    void loadCharts(ExecutionResult& run, bool preview = false) const;
+    void loadOutputs(ExecutionResult& run, bool preview) const;
     // The run's artifacts; content only up to `contentLimit` bytes each (-1: all).
     void loadArtifacts(ExecutionResult& run, qint64 contentLimit) const;
     bool storePreview(QSqlDatabase& db, const ExecutionResult& preview, const RunPreviewCuts& cuts) const;

@@ -120,6 +120,10 @@ QJsonObject ExecutionResult::toJson() const
     for (const RunArtifact& artifact : artifacts)
         artifactArray.append(artifact.toJson());
     o[QStringLiteral("artifacts")] = artifactArray;
+    QJsonArray outputArray;
+    for (const RunOutput& output : outputs)
+        outputArray.append(output.toJson());
+    o[QStringLiteral("outputs")] = outputArray;
     o[QStringLiteral("exit_code")] = exitCode ? QJsonValue(*exitCode) : QJsonValue(QJsonValue::Null);
     o[QStringLiteral("duration_ms")] = durationMs;
     o[QStringLiteral("cost_usd")] = costUsd();

@@ -2,6 +2,7 @@
 
 #include "core/language/Language.h"
 #include "core/run/RunArtifact.h"
+#include "core/run/RunOutput.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -52,6 +53,7 @@ struct ExecutionResult {
     std::optional<RunError> error;
     QList<RunChart> charts;
     QList<RunArtifact> artifacts;      // files the run left in its working directory
+    QList<RunOutput> outputs;          // display() and rich results, in order (RunOutput)
     std::optional<int> exitCode;
     qint64 durationMs = 0;
     qint64 costMicros = 0;             // 50000 for a completed run, else 0

@@ -47,6 +47,20 @@ struct ResultLimits {
     static constexpr qint64 pngPixelsPerRun = 1LL << 26;       // 67,108,864
     static constexpr qint64 pngChunkBytes = 1LL << 20;         // an ancillary chunk, decompressed
 
+    // Rich outputs (display(), a DataFrame `result`; RunOutput). One over a limit is replaced by
+    // a notice; the rest of the result is kept.
+    static constexpr int outputsPerRun = 100;
+    static constexpr qsizetype outputTextChars = textChars;    // each Markdown, SVG, LaTeX, text
+    // Table cells as sent (rows x columns, all tables of a run): ~60 bytes each once parsed.
+    // The wrapper sends at most tableRows rows of a frame (and fewer when it is wide) and says
+    // how many it had.
+    static constexpr qint64 tableCellsPerRun = 1'000'000;
+    static constexpr qint64 tableRows = 100'000;
+    static constexpr qint64 tableColumns = 10'000;
+    static constexpr qint64 tableFileBytes = 48LL << 20;       // one table's JSON file
+    // PNGs of outputs (images, rendered math) count towards pngBytesPerRun and pngPixelsPerRun
+    // together with the charts'.
+
     // For messages that name a limit and the actual size: "48 MiB", "60.3 MiB", "1,000,000".
     static QString bytesText(qint64 bytes);
     static QString countText(qint64 count);

@@ -31,8 +31,6 @@ QByteArray RuntimeProgram::wrapperSource(Language language)
     return file.readAll();
 }
 
-// Python: chart_extract.py and run_files.py; JavaScript: js_program.mjs (how a snippet runs:
-// script or module) and run_files.cjs (the working directory, stdin, artifacts).
 QList<SandboxFile> RuntimeProgram::supportFiles(Language language, const QString& workDir)
 {
     initRuntimeResources();
@@ -40,12 +38,14 @@ QList<SandboxFile> RuntimeProgram::supportFiles(Language language, const QString
     while (dir.size() > 1 && dir.endsWith(u'/'))
         dir.chop(1);
     QList<SandboxFile> files;
+    // chart_extract.py: without it figures stay PNG only; rich_display.py: without it a run has
+    // no display() and text output only; run_files: without them no input files, stdin or
+    // artifacts; js_program.mjs: without it the JavaScript wrapper cannot start (a broken build).
     const QStringList names = language == Language::Python
-        ? QStringList{QStringLiteral("chart_extract.py"), QStringLiteral("run_files.py")}
+        ? QStringList{QStringLiteral("chart_extract.py"), QStringLiteral("rich_display.py"), QStringLiteral("run_files.py")}
         : QStringList{QStringLiteral("js_program.mjs"), QStringLiteral("run_files.cjs")};
     for (const QString& name : names) {
         QFile file(QStringLiteral(":/sandpad/runtime/") + name);
-        // else: figures stay PNG only / no artifacts / (js_program.mjs) the wrapper cannot start
         if (file.open(QIODevice::ReadOnly))
             files << SandboxFile{dir + u'/' + name, file.readAll(), 0644};
     }

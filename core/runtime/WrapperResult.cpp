@@ -173,6 +173,10 @@ std::optional<WrapperResult> WrapperResult::parse(const QByteArray& json, QStrin
             return invalid(problem, QStringLiteral("\"%1\" must be a list").arg(key));
         *list = value.toArray();
     }
+    QString outputsProblem;
+    if (!WrapperOutputs::parse(o.value(QStringLiteral("outputs")), &r.outputs, &outputsProblem))
+        return invalid(problem, outputsProblem);
+
     if (!optionalString(o, QStringLiteral("chart_error"), &r.chartError))
         return invalid(problem, QStringLiteral("\"chart_error\" must be a string or null"));
     if (const auto over = overlongText(r))

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/runtime/WrapperOutputs.h"
+
 #include <QByteArray>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -33,6 +35,7 @@ struct WrapperResult {
     // The run's files as the wrapper listed them (checked by core/engine/ArtifactCollector):
     // [{"name", "file", "size"}] and [{"name", "size", "reason"}].
     QJsonArray artifacts, artifactsOmitted;
+    QList<WrapperOutputRef> outputs;      // display() and rich results, in order (WrapperOutputs)
 
     // Validates and parses result.json. A malformed document is an infrastructure problem, so
     // this never throws: it returns nullopt and says what is wrong in *problem.

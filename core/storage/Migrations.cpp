@@ -148,6 +148,23 @@ const QList<Migration>& Migrations::all()
                  PRIMARY KEY (run_id, position)
              ))"),
          }},
+        // 7: a run's rich outputs (display(), a DataFrame result: RunOutput), in order. A table's
+        // rows are one JSON text (RunOutput::tableJson), a picture a BLOB.
+        {7,
+         {
+             QStringLiteral(R"(CREATE TABLE run_outputs (
+                 run_id       TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+                 position     INTEGER NOT NULL,
+                 type         TEXT NOT NULL,             -- RunOutput::typeName
+                 stdout_bytes INTEGER NOT NULL,
+                 text         TEXT NOT NULL,
+                 plain        TEXT NOT NULL,
+                 png          BLOB,
+                 table_json   TEXT,
+                 table_preview TEXT,             -- its first 1,000 rows, for RunHistory::recentPreviews
+                 PRIMARY KEY (run_id, position)
+             ))"),
+         }},
     };
     return migrations;
 }

@@ -69,6 +69,8 @@ def _execute(namespace, manifest_path, channel):
     namespace["__loader__"] = W._SourceLoader(source)
     sys.argv = [title]
     before = {name: namespace.get(name, _MISSING) for name in ("result", "results", "chart")}
+    if _RICH is not None:
+        _RICH.begin()  # this execution's outputs, its stdout counted from here
     error = None
     shown = None
     packages = manifest.get("packages") or []
@@ -117,6 +119,14 @@ def _execute(namespace, manifest_path, channel):
         if text is not None:
             charts.append({"kind": "interactive", "spec": W._RawJSON(text)})
     result = W._result_text(bound)
+    outputs = []
+    if _RICH is not None:  # rich forms (a DataFrame, sympy...): of `result`, else of Out[n]
+        if "result" in bound:
+            _RICH.result_output(bound["result"])
+        elif result is None and shown is not None and error is None and _RICH.result_output(shown):
+            shown = None  # shown as a table, math, ...: not also as its repr
+        outputs, shown_charts = _RICH.finish()
+        charts += shown_charts
     if result is None and shown is not None and error is None:
         try:
             result = repr(shown)
@@ -128,7 +138,7 @@ def _execute(namespace, manifest_path, channel):
         sys.stderr.write("Sandpad: could not list the variables: %s: %s\n" % (type(exc).__name__, exc))
     files = W._files_after(manifest, channel, namespace, files_before)
     W._flush_streams()
-    W._emit_result(channel, error, result, charts, chart_error, files)
+    W._emit_result(channel, error, result, charts, chart_error, files, outputs)
 
 
 def _short_repr(value):
@@ -189,13 +199,14 @@ def _apply_limits(fields):
 
 
 _MODULE = None
+_RICH = None  # rich_display.Display: display() and rich results
 
 
 def serve(wrapper, job_fd):
     """Runs executions until the host closes the job socket. Each: the job (files, then a line
     `<manifest path>[\\t<cpu soft>\\t<cpu hard>\\t<as|->]`), its frames on the result channel, then
     `done <n>` on the job socket."""
-    global W, _MODULE
+    global W, _MODULE, _RICH
     W = wrapper
     result_fd = W._take_result_fd()
     channel = W._Channel(result_fd, "/sandpad/out")
@@ -206,6 +217,7 @@ def serve(wrapper, job_fd):
     _MODULE = module
     sys.modules["__main__"] = module
     W._utf8_streams()
+    _RICH = W._rich_display(channel.emit)
     flusher = W._Flusher()
     flusher.start()
     signal.signal(signal.SIGINT, _on_sigint)

@@ -306,6 +306,54 @@ function placeFile(name, mode, data) {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Rich outputs (docs/runtime-protocol.md, "Rich outputs"): display(value) records an output in
+// order with stdout (the bytes written before it). A string is text (SVG when it is an <svg>),
+// {type: "markdown"|"svg"|"text", text} and {type: "math", latex, text} are those outputs, an
+// array of plain objects is a table; anything else is its util.inspect() text.
+function installDisplay(emit) {
+    const outputs = [];
+    let written = 0, files = 0, cellsLeft = 1000000;
+    const write = process.stdout.write;
+    process.stdout.write = function (chunk, encoding) {
+        written += typeof chunk === "string" ? Buffer.byteLength(chunk, typeof encoding === "string" ? encoding : "utf8")
+                                             : (chunk && chunk.length) || 0;
+        return write.apply(this, arguments);
+    };
+    const isRecord = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+    const cell = (v) => (typeof v === "string" ? v : util.inspect(v, { breakLength: Infinity })).slice(0, 1000);
+    const entry = (v) => {
+        if (typeof v === "string")
+            return /^\s*(<\?xml[^>]*>\s*)?<svg[\s>]/.test(v) ? { type: "svg", text: v } : { type: "text", text: v };
+        if (isRecord(v) && ["markdown", "svg", "text"].includes(v.type) && typeof v.text === "string")
+            return { type: v.type, text: v.text };
+        if (isRecord(v) && v.type === "math" && typeof (v.latex ?? v.text) === "string")
+            return { type: "math", latex: v.latex ?? v.text, text: String(v.text ?? v.latex) };
+        if (Array.isArray(v) && v.length > 0 && v.every(isRecord)) {
+            const columns = [...new Set(v.flatMap((row) => Object.keys(row)))].slice(0, 10000);
+            const rows = v.slice(0, Math.min(100000, Math.floor(cellsLeft / Math.max(1, columns.length))));
+            if (rows.length > 0) {
+                cellsLeft -= rows.length * columns.length;
+                const kinds = columns.map((c) => [...new Set(rows.filter((r) => c in r).map((r) => (r[c] === null ? "null" : typeof r[c])))]);
+                const table = { columns, dtypes: kinds.map((k) => (k.length === 1 ? k[0] : "mixed")), index_name: "",
+                                index: rows.map((_, i) => String(i)), total_rows: v.length,
+                                rows: rows.map((r) => columns.map((c) => (c in r ? cell(r[c]) : ""))) };
+                const file = `output-${++files}.json`;
+                emit(file, JSON.stringify(table));
+                return { type: "table", file, rows: rows.length, columns: columns.length, total_rows: v.length };
+            }
+        }
+        return { type: "text", text: util.inspect(v) };
+    };
+    globalThis.display = (...values) => {
+        for (const value of values) {
+            if (outputs.length < 100)
+                outputs.push({ ...entry(value), stdout_offset: written });
+        }
+    };
+    return outputs;
+}
+
 async function main() {
     if (process.argv.length === 3 && process.argv[2] === "--warm") {
         const manifestPath = waitForJob();
@@ -358,6 +406,7 @@ async function main() {
 
     const restoreOut = batch(process.stdout);
     const restoreErr = batch(process.stderr);
+    const outputs = installDisplay(emit);
 
     let error = null;
     let returned; // a script's top-level `return value`
@@ -401,6 +450,8 @@ async function main() {
             chart_error: chartError,
             ...(runFiles ? runFiles.collect(manifest.cwd, emit, manifest, filesBefore) : {}),
         };
+        if (outputs.length > 0)
+            document.outputs = outputs;
         emit("result.json", JSON.stringify(document));
         try {
             if (tempDir)

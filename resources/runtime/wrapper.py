@@ -496,26 +496,34 @@ _COLD = _ColdPath()
 
 
 # ---------------------------------------------------------------------------------------------
-# The run's files (run_files.py beside this file): scratch cwd, stdin, artifacts.
+# Support modules shipped beside this file (RuntimeProgram::supportFiles), each compiled once per
+# process on first use (a warm start does it before the job), under a private module name.
 
-_RUN_FILES = []
+_SUPPORT = {}
 
 
-def _run_files():
-    """run_files.py, shipped beside this file: the cwd, stdin and artifacts (or None)."""
-    if not _RUN_FILES:
+def _support_module(filename):
+    """The module of `filename` beside this file, or None when it cannot be loaded."""
+    if filename not in _SUPPORT:
         module = None
         try:
-            path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "run_files.py")
+            path = os.path.join(os.path.dirname(os.path.abspath(__file__)), filename)
             with open(path, "rb") as f:
                 source = f.read()
-            module = types.ModuleType("_sandpad_run_files")
+            module = types.ModuleType("_sandpad_" + filename.rsplit(".", 1)[0])
             module.__file__ = path
             exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
         except Exception:
-            module = None  # the cwd stays the work dir and no artifacts come back
-        _RUN_FILES.append(module)
-    return _RUN_FILES[0]
+            module = None
+        _SUPPORT[filename] = module
+    return _SUPPORT[filename]
+
+
+# The run's files (run_files.py): scratch cwd, stdin, artifacts. Without it the cwd stays the
+# work dir and no artifacts come back.
+
+def _run_files():
+    return _support_module("run_files.py")
 
 
 def _files_before(manifest):
@@ -531,6 +539,30 @@ def _files_after(manifest, channel, namespace, before):
     files.flush_open_files(namespace, manifest.get("cwd"))
     artifacts, omitted = files.collect(manifest.get("cwd"), channel.emit, manifest, before)
     return {"artifacts": artifacts, "artifacts_omitted": omitted}
+
+
+# Rich outputs: display() and the rich forms of `result` (rich_display.py; docs/runtime-protocol.md
+# "Rich outputs"). Without it a run has no display() and text only.
+
+_WRAPPER_MODULE = sys.modules[__name__]  # this file; a session's __main__ is the user's later
+
+
+def _rich_display_module():
+    return _support_module("rich_display.py")
+
+
+def _rich_display(emit):
+    """A started rich_display.Display for this process (stdout counted, display() installed)."""
+    module = _rich_display_module()
+    if module is None:
+        return None
+    try:
+        rich = module.Display(_WRAPPER_MODULE, emit)
+        rich.install()
+        return rich
+    except Exception as exc:
+        sys.stderr.write("Sandpad: display() is not available: %s: %s\n" % (type(exc).__name__, exc))
+        return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -664,6 +696,7 @@ def _warm_start():
         if not woken:
             _warm_draw()
     _run_files()  # compiled now (run_files.py was placed with the wrapper), not in the user's run
+    _rich_display_module()  # compiled before the job
     # The imported packages live as long as the sandbox: move their objects out of the collector's
     # reach, so a full collection during the user's run does not walk them (~70 ms here).
     import gc
@@ -789,6 +822,7 @@ def main(argv):
         _patch_plotly(sys.modules["plotly.basedatatypes"])
     sys.meta_path.insert(0, hook)
     _utf8_streams()
+    rich = _rich_display(channel.emit)
     flusher = _Flusher()
     flusher.start()
 
@@ -822,15 +856,21 @@ def main(argv):
         if text is not None:
             charts.append({"kind": "interactive", "spec": _RawJSON(text)})
     result = _result_text(namespace)
+    outputs = []
+    if rich is not None:  # a DataFrame, sympy, image... `result` is shown rich too
+        if "result" in namespace:
+            rich.result_output(namespace["result"])
+        outputs, shown_charts = rich.finish()
+        charts += shown_charts
     files = _files_after(manifest, channel, namespace, files_before)
 
     flusher.stop()
     _flush_streams()
-    _emit_result(channel, error, result, charts, chart_error, files)
+    _emit_result(channel, error, result, charts, chart_error, files, outputs)
     return 0
 
 
-def _emit_result(channel, error, result, charts, chart_error, files=None):
+def _emit_result(channel, error, result, charts, chart_error, files=None, outputs=()):
     """result.json (docs/runtime-protocol.md): a run's, or a session execution's."""
     document = {
         "status": "error" if error is not None else "success",
@@ -841,6 +881,8 @@ def _emit_result(channel, error, result, charts, chart_error, files=None):
     }
     if files:
         document.update(files)
+    if outputs:
+        document["outputs"] = outputs
     channel.emit("result.json", _dumps(document).encode("utf-8"))
 
 

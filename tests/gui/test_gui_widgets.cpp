@@ -204,11 +204,12 @@ private slots:
     void examplesAreBundled()
     {
         const QList<Example> all = ExampleLibrary::all();
-        QCOMPARE(all.size(), 7);
+        QCOMPARE(all.size(), 8);
         for (const Example& e : all)
             QVERIFY2(!e.code().isEmpty(), qPrintable(e.fileName));
         QCOMPARE(ExampleLibrary::find(QStringLiteral("javascript_snippet"))->language, Language::JavaScript);
         QVERIFY(ExampleLibrary::find(QStringLiteral("sine_wave"))->code().contains(QStringLiteral("np.sin(x)")));
+        QCOMPARE(ExampleLibrary::find(QStringLiteral("dataframe_math"))->title, QStringLiteral("DataFrame and math"));
     }
 
     void statusBarShowsCosts()

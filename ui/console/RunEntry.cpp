@@ -4,6 +4,7 @@
 #include "core/run/Run.h"
 #include "ui/console/ArtifactList.h"
 #include "ui/console/ChartThumbnail.h"
+#include "ui/outputs/OutputsPanel.h"
 #include "ui/console/CutNotice.h"
 #include "ui/console/ElapsedTime.h"
 #include "ui/console/OutputView.h"
@@ -84,7 +85,8 @@ RunEntry::RunEntry(int number, Run* run, std::optional<RunPreviewCuts> preview, 
       m_output(new OutputView(this)), m_truncation(new CutNotice(tr("Output truncated notice"), this)),
       m_result(makeTextBlock(this, tr("Result"))), m_resultNotice(new CutNotice(tr("Result cut notice"), this)),
       m_error(new QLabel(this)),
-      m_chartsRow(new QWidget(this)), m_chartsLayout(new QHBoxLayout(m_chartsRow)), m_artifacts(new ArtifactList(this))
+      m_chartsRow(new QWidget(this)), m_chartsLayout(new QHBoxLayout(m_chartsRow)), m_artifacts(new ArtifactList(this)),
+      m_outputs(new OutputsPanel(this))
 {
     m_elapsedStart = QDateTime::currentMSecsSinceEpoch();
 
@@ -123,6 +125,7 @@ RunEntry::RunEntry(int number, Run* run, std::optional<RunPreviewCuts> preview, 
     m_chartsLayout->setContentsMargins(0, 0, 0, 0);
     m_chartsLayout->addStretch(1);
     m_chartsRow->hide();
+    m_outputs->hide();
 
     auto* top = new QHBoxLayout;
     top->setContentsMargins(0, 0, 0, 0);
@@ -135,6 +138,7 @@ RunEntry::RunEntry(int number, Run* run, std::optional<RunPreviewCuts> preview, 
     layout->addWidget(m_codeBlock);
     layout->addWidget(m_output);
     layout->addWidget(m_truncation);
+    layout->addWidget(m_outputs);
     layout->addWidget(m_result);
     layout->addWidget(m_resultNotice);
     layout->addWidget(m_error);
@@ -217,6 +221,13 @@ void RunEntry::showFinished()
     showError();
     showCharts();
     m_artifacts->setArtifacts(r.artifacts, r.runId);
+    // Rich outputs, in order with the text: the printed text goes between them when it is all
+    // there (nothing on stderr to keep in its own order, nothing cut), else they follow it.
+    m_outputs->hide();
+    const bool interleave = !r.outputs.isEmpty() && r.stderrText.isEmpty() && !r.stdoutTruncated && !isCut(Part::Output);
+    m_outputs->setOutputs(r.outputs, interleave ? r.stdoutText : QString());
+    if (interleave)
+        m_output->hide();
     updateHeader();
     updateStyle();
 }

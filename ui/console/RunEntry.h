@@ -20,6 +20,7 @@ namespace sandpad {
 class ArtifactList;
 class CutNotice;
 class OutputView;
+class OutputsPanel;
 
 // One run in the notebook: a header (number, title, language, provider, status, duration, cost),
 // the code that ran (collapsed by default), live stdout/stderr, the result, the error with a
@@ -52,6 +53,7 @@ public:
     void appendOutput(OutputStream stream, const QString& text);
 
     OutputView* outputView() const { return m_output; }
+    OutputsPanel* outputsPanel() const { return m_outputs; }
     QString headerText() const;          // plain text of the header, e.g. for tests
     QString statusText() const; // "running", then runStatusName()
     QString costText() const;            // "$0.05"
@@ -135,6 +137,7 @@ private:
     QWidget* m_chartsRow;
     QHBoxLayout* m_chartsLayout;
     ArtifactList* m_artifacts; // the files the run left
+    OutputsPanel* m_outputs; // display() and rich results (ui/outputs)
 };
 
 } // namespace sandpad

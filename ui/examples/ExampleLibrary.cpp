@@ -27,6 +27,7 @@ QList<Example> ExampleLibrary::all()
         {QStringLiteral("grouped_bar"), tr("Grouped bar chart"), QStringLiteral("grouped_bar.py"), Language::Python},
         {QStringLiteral("pandas_table"), tr("pandas table"), QStringLiteral("pandas_table.py"), Language::Python},
         {QStringLiteral("sympy_session"), tr("sympy session"), QStringLiteral("sympy_session.py"), Language::Python},
+        {QStringLiteral("dataframe_math"), tr("DataFrame and math"), QStringLiteral("dataframe_math.py"), Language::Python},
         {QStringLiteral("javascript_snippet"), tr("JavaScript snippet"), QStringLiteral("javascript_snippet.js"), Language::JavaScript},
     };
 }

@@ -3,6 +3,7 @@
 #include "core/ipynb/IpynbWriter.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 
 namespace sandpad {
 
@@ -18,6 +19,58 @@ QJsonValue countOf(const ExecutionResult& result)
 QString chartTitle(const RunChart& chart)
 {
     return chart.spec.value(QStringLiteral("title")).toString();
+}
+
+QJsonObject displayData(const QJsonObject& data)
+{
+    return {{QStringLiteral("output_type"), QStringLiteral("display_data")},
+            {QStringLiteral("data"), data},
+            {QStringLiteral("metadata"), QJsonObject{}}};
+}
+
+// A table as Jupyter's DataFrame HTML looks: a plain <table>, every text escaped.
+QString tableHtml(const RunOutput& table)
+{
+    QString html = QStringLiteral("<table>\n<thead>\n<tr><th>%1</th>").arg(table.indexName.toHtmlEscaped());
+    for (const QString& column : table.columns)
+        html += QStringLiteral("<th>%1</th>").arg(column.toHtmlEscaped());
+    html += QStringLiteral("</tr>\n</thead>\n<tbody>\n");
+    for (qsizetype r = 0; r < table.rows.size(); ++r) {
+        html += QStringLiteral("<tr><th>%1</th>").arg(table.index.value(r).toHtmlEscaped());
+        for (const QString& cell : table.rows[r])
+            html += QStringLiteral("<td>%1</td>").arg(cell.toHtmlEscaped());
+        html += QStringLiteral("</tr>\n");
+    }
+    return html + QStringLiteral("</tbody>\n</table>\n");
+}
+
+// A rich output (display(), a DataFrame result) as the display_data Jupyter would have made.
+QJsonObject richOutput(const RunOutput& o)
+{
+    using T = RunOutput::Type;
+    QJsonObject data{{QStringLiteral("text/plain"), IpynbWriter::lines(o.type == T::Text ? o.text : o.textForm())}};
+    switch (o.type) {
+    case T::Text:
+        return CellOutputs::stream(QStringLiteral("stdout"), o.text);
+    case T::Table:
+        data.insert(QStringLiteral("text/html"), IpynbWriter::lines(tableHtml(o)));
+        break;
+    case T::Math:
+        data.insert(QStringLiteral("text/latex"), IpynbWriter::lines(QStringLiteral("$") + o.text + QStringLiteral("$")));
+        if (!o.png.isEmpty())
+            data.insert(QStringLiteral("image/png"), QString::fromLatin1(o.png.toBase64()));
+        break;
+    case T::Image:
+        data.insert(QStringLiteral("image/png"), QString::fromLatin1(o.png.toBase64()));
+        break;
+    case T::Svg:
+        data.insert(QStringLiteral("image/svg+xml"), IpynbWriter::lines(o.text));
+        break;
+    case T::Markdown:
+        data.insert(QStringLiteral("text/markdown"), IpynbWriter::lines(o.text));
+        break;
+    }
+    return displayData(data);
 }
 
 } // namespace
@@ -41,8 +94,17 @@ QJsonObject CellOutputs::displayPng(const QByteArray& png, const QString& textNo
 QJsonArray CellOutputs::fromResult(const ExecutionResult& result)
 {
     QJsonArray outputs;
-    if (!result.stdoutText.isEmpty())
-        outputs.append(stream(QStringLiteral("stdout"), result.stdoutText));
+    // stdout in pieces, with each rich output where the program displayed it.
+    qsizetype printed = 0;
+    for (const RunOutput& rich : result.outputs) {
+        const qsizetype at = std::max(printed, rich.textPosition(result.stdoutText));
+        if (at > printed)
+            outputs.append(stream(QStringLiteral("stdout"), result.stdoutText.mid(printed, at - printed)));
+        printed = at;
+        outputs.append(richOutput(rich));
+    }
+    if (printed < result.stdoutText.size())
+        outputs.append(stream(QStringLiteral("stdout"), result.stdoutText.mid(printed)));
     if (!result.stderrText.isEmpty())
         outputs.append(stream(QStringLiteral("stderr"), result.stderrText));
     for (const RunChart& chart : result.charts) {

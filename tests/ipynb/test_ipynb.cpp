@@ -225,6 +225,58 @@ private slots:
         QVERIFY2(problems.isEmpty(), qPrintable(problems));
     }
 
+    // display() and rich results become display_data between the pieces of stdout, with the
+    // MIME types Jupyter uses (a table as HTML and text, math as LaTeX, SVG, Markdown).
+    void richOutputsOfARun()
+    {
+        ExecutionResult r;
+        r.status = RunStatus::Success;
+        r.stdoutText = QStringLiteral("before\nafter\n");
+        RunOutput table;
+        table.type = RunOutput::Type::Table;
+        table.stdoutBytes = 7; // after "before\n"
+        table.columns = {QStringLiteral("a"), QStringLiteral("<b>")};
+        table.dtypes = {QStringLiteral("int64"), QStringLiteral("object")};
+        table.index = {QStringLiteral("0")};
+        table.rows = {{QStringLiteral("1"), QStringLiteral("<script>")}};
+        table.totalRows = 1;
+        RunOutput math;
+        math.type = RunOutput::Type::Math;
+        math.stdoutBytes = 13;
+        math.text = QStringLiteral("x^{2}");
+        math.plain = QStringLiteral("x**2");
+        math.png = kPng;
+        RunOutput markdown;
+        markdown.type = RunOutput::Type::Markdown;
+        markdown.stdoutBytes = 13;
+        markdown.text = QStringLiteral("# Hi");
+        RunOutput svg;
+        svg.type = RunOutput::Type::Svg;
+        svg.stdoutBytes = 13;
+        svg.text = QStringLiteral("<svg xmlns=\"http://www.w3.org/2000/svg\"/>");
+        r.outputs = {table, math, markdown, svg};
+        const QJsonArray outputs = CellOutputs::fromResult(r);
+        QStringList types;
+        for (const QJsonValue& o : outputs)
+            types << o["output_type"].toString();
+        QCOMPARE(types, (QStringList{"stream", "display_data", "stream", "display_data", "display_data", "display_data"}));
+        QCOMPARE(outputs[0]["text"].toArray(), (QJsonArray{"before\n"}));
+        QCOMPARE(outputs[2]["text"].toArray(), (QJsonArray{"after\n"}));
+        const QString allHtml = [&] { QString t; for (const QJsonValue& l : outputs[1]["data"]["text/html"].toArray()) t += l.toString(); return t; }();
+        QVERIFY2(allHtml.contains(QStringLiteral("&lt;script&gt;")) && !allHtml.contains(QStringLiteral("<script>")), qPrintable(allHtml));
+        QVERIFY(outputs[1]["data"].toObject().contains("text/plain"));
+        QCOMPARE(outputs[3]["data"]["text/latex"].toArray()[0].toString(), QStringLiteral("$x^{2}$"));
+        QCOMPARE(QByteArray::fromBase64(outputs[3]["data"]["image/png"].toString().toLatin1()), kPng);
+        QCOMPARE(outputs[4]["data"]["text/markdown"].toArray()[0].toString(), QStringLiteral("# Hi"));
+        QVERIFY(outputs[5]["data"].toObject().contains("image/svg+xml"));
+        Notebook nb;
+        NotebookCell c = cell(NotebookCell::Type::Code, "display(df)");
+        c.outputs = outputs;
+        nb.cells << c;
+        const QString problems = nbformatProblems(IpynbWriter::write(nb));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
+    }
+
     void writtenNotebooksAreValidAndKeepWhatWasRead()
     {
         const QJsonArray cells{

@@ -221,7 +221,7 @@ private slots:
             "console.log(new Error('x').stack);\nreturn 6 * 7;")};
         for (const ExecutionResult& r : {runCold(c), runPooled(c)}) {
             QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
-            QCOMPARE(r.stdoutText, QStringLiteral("true true /sandpad/snippet /sandpad\nError: x\n    at Object.<anonymous> (snippet:3:13)\n"));
+            QCOMPARE(r.stdoutText, QStringLiteral("true true /sandpad/work/snippet /sandpad/work\nError: x\n    at Object.<anonymous> (snippet:3:13)\n"));
             QCOMPARE(r.result.value_or(QString()), QStringLiteral("42"));
         }
     }

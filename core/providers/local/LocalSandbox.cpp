@@ -131,26 +131,35 @@ CommandOutcome LocalSandbox::run(const SandboxCommand& command, const OutputCall
     return runCold(command, onOutput, control);
 }
 
-SandboxCommand LocalSandbox::withCompiledWrapper(const SandboxCommand& command)
+bool LocalSandbox::placeCompiledWrapper(const SandboxCommand& command)
 {
-    // `python3 W/wrapper.py …` runs as `python3 W/wrapper.pyc …` once the host has compiled it
-    // (WrapperBytecode); its code objects still name wrapper.py.
+    // Beside W/wrapper.py, its bytecode compiled on the host (WrapperBytecode): placed for cold
+    // and pre-started sandboxes alike, so that a run's files do not tell them apart.
     const QString wrapper = workDir() + QStringLiteral("/wrapper.py");
     // Only an interpreter named by its path: the host runs that same file to compile.
     if (command.argv.size() < 2 || command.argv[1] != wrapper || !QDir::isAbsolutePath(command.argv[0]))
-        return command;
+        return false;
     const SandboxFile* source = nullptr;
     for (const SandboxFile& file : m_files)
         if (file.path == wrapper)
             source = &file;
     if (!source)
-        return command;
+        return false;
     const auto pyc = localsandbox::WrapperBytecode::lookup(command.argv[0], source->content, wrapper);
     if (!pyc)
-        return command;
+        return false;
     writeFiles({SandboxFile{wrapper + u'c', *pyc, source->mode}});
+    return true;
+}
+
+SandboxCommand LocalSandbox::withCompiledWrapper(const SandboxCommand& command)
+{
+    // `python3 W/wrapper.py …` runs as `python3 W/wrapper.pyc …`; its code objects still name
+    // wrapper.py. (A pre-started one has compiled the source at its start, unseen.)
+    if (!placeCompiledWrapper(command))
+        return command;
     SandboxCommand compiled = command;
-    compiled.argv[1] = wrapper + u'c';
+    compiled.argv[1] += u'c';
     return compiled;
 }
 

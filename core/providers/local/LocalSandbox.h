@@ -87,7 +87,9 @@ public:
 private:
     friend class LocalSessionSandbox; // a session is a pre-started sandbox that takes many jobs
     bool warmCompatible(const SandboxCommand& command) const;
-    // The command with the wrapper's host-compiled bytecode in place of its source, when ready.
+    // Places W/wrapper.pyc (WrapperBytecode) when the command runs W/wrapper.py; false if not.
+    bool placeCompiledWrapper(const SandboxCommand& command);
+    // The command with the wrapper's host-compiled bytecode in place of its source, when there is one.
     SandboxCommand withCompiledWrapper(const SandboxCommand& command);
     CommandOutcome runCold(const SandboxCommand& command, const OutputCallback& onOutput,
                            RunControl& control);

@@ -145,6 +145,7 @@ void LocalSandbox::prestart(const SandboxCommand& command)
     if (SandboxLaunch::initProgram().isEmpty())
         throw ProviderError(ProviderError::Kind::Io, QStringLiteral("sandpad-init is missing from this build"));
     const bool wait = setUpFromOutsideNeeded();
+    placeCompiledWrapper(command); // the same files as a cold run's (the warm start runs the source)
     auto process = std::make_unique<SandboxProcess>();
     process->start(SandboxLaunch::build(m_config, command, m_files, SandboxLaunch::Mode::Warm, wait), true);
     if (wait) {

@@ -9,7 +9,6 @@
 #include <QStandardPaths>
 #include <QMutex>
 #include <QProcess>
-#include <thread>
 
 namespace sandpad::localsandbox {
 
@@ -22,20 +21,15 @@ constexpr const char* kCompileScript =
     "code = compile(sys.stdin.buffer.read(), sys.argv[1], 'exec', dont_inherit=True)\n"
     "sys.stdout.buffer.write(importlib.util.MAGIC_NUMBER + bytes(12) + marshal.dumps(code))\n";
 
-struct Entry {
-    bool done = false;
-    QByteArray pyc; // empty: failed (the source is used)
-};
-
 QMutex& mutex()
 {
     static QMutex m;
     return m;
 }
 
-QHash<QByteArray, Entry>& cache()
+QHash<QByteArray, QByteArray>& cache()
 {
-    static QHash<QByteArray, Entry> c;
+    static QHash<QByteArray, QByteArray> c;
     return c;
 }
 
@@ -103,36 +97,19 @@ std::optional<QByteArray> WrapperBytecode::lookup(const QString& interpreter, co
     hash.addData(QByteArrayView("\n"));
     hash.addData(source);
     const QByteArray key = hash.result();
-    {
-        QMutexLocker lock(&mutex());
-        const auto it = cache().constFind(key);
-        if (it != cache().constEnd()) {
-            if (it->done && !it->pyc.isEmpty())
-                return it->pyc;
-            return std::nullopt;
-        }
-    }
+    QMutexLocker lock(&mutex()); // one compile at a time; the others wait for its result
+    const auto it = cache().constFind(key);
+    if (it != cache().constEnd())
+        return it->isEmpty() ? std::nullopt : std::optional<QByteArray>(*it);
     static const QString dir = diskCacheDir();
     const QString path = dir.isEmpty() ? QString() : dir + u'/' + QString::fromLatin1(key.toHex()) + QStringLiteral(".pyc");
-    if (const QByteArray pyc = readCached(path); !pyc.isEmpty()) {
-        QMutexLocker lock(&mutex());
-        cache().insert(key, Entry{true, pyc});
-        return pyc;
-    }
-    {
-        QMutexLocker lock(&mutex());
-        if (cache().contains(key))
-            return std::nullopt; // another thread started it meanwhile
-        cache().insert(key, Entry{});
-    }
-    // Detached: a QProcess of its own thread; the result lands in the caches.
-    std::thread([key, interpreter, source, sourceName, path] {
-        const QByteArray pyc = compile(interpreter, source, sourceName);
+    QByteArray pyc = readCached(path);
+    if (pyc.isEmpty()) {
+        pyc = compile(interpreter, source, sourceName);
         writeCached(path, pyc);
-        QMutexLocker lock(&mutex());
-        cache()[key] = Entry{true, pyc};
-    }).detach();
-    return std::nullopt;
+    }
+    cache().insert(key, pyc); // empty: failed, the source is used from now on
+    return pyc.isEmpty() ? std::nullopt : std::optional<QByteArray>(pyc);
 }
 
 } // namespace sandpad::localsandbox

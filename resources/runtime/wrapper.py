@@ -368,24 +368,9 @@ def _tight_png_by_cropping(figure):
     return buffer.getvalue()
 
 
-_CHART_EXTRACT = []
-
-
 def _chart_extract():
     """chart_extract.py, shipped beside this file (docs/runtime-protocol.md), or None."""
-    if not _CHART_EXTRACT:
-        module = None
-        try:
-            path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "chart_extract.py")
-            with open(path, "rb") as f:
-                source = f.read()
-            module = types.ModuleType("_sandpad_chart_extract")
-            module.__file__ = path
-            exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
-        except Exception:
-            module = None  # figures stay PNG only
-        _CHART_EXTRACT.append(module)
-    return _CHART_EXTRACT[0]
+    return _support_module("chart_extract.py")
 
 
 def _extracted_spec(figure):
@@ -508,15 +493,39 @@ def _support_module(filename):
         module = None
         try:
             path = os.path.join(os.path.dirname(os.path.abspath(__file__)), filename)
-            with open(path, "rb") as f:
-                source = f.read()
+            code = _compiled_beside(path)
+            if code is None:
+                with open(path, "rb") as f:
+                    code = compile(f.read(), path, "exec", dont_inherit=True)
             module = types.ModuleType("_sandpad_" + filename.rsplit(".", 1)[0])
             module.__file__ = path
-            exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
+            exec(code, module.__dict__)
         except Exception:
             module = None
         _SUPPORT[filename] = module
     return _SUPPORT[filename]
+
+
+def _compiled_beside(path):
+    """The code of `path` from the bytecode the host compiled beside it (path + "c"), or None.
+
+    The local provider places it (its WrapperBytecode) for cold and pre-started sandboxes alike;
+    other providers do not, and the source is compiled here.
+    """
+    try:
+        with open(path + "c", "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    try:
+        import marshal
+        magic = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER
+        if len(data) <= 16 or data[:4] != magic:
+            return None
+        code = marshal.loads(memoryview(data)[16:])
+    except Exception:
+        return None
+    return code if isinstance(code, types.CodeType) and code.co_filename == path else None
 
 
 # The run's files (run_files.py): scratch cwd, stdin, artifacts. Without it the cwd stays the
@@ -695,8 +704,11 @@ def _warm_start():
         _patch_pyplot(pyplot)
         if not woken:
             _warm_draw()
-    _run_files()  # compiled now (run_files.py was placed with the wrapper), not in the user's run
-    _rich_display_module()  # compiled before the job
+    # Loaded now (placed with the wrapper), not in the user's run.
+    _run_files()
+    _rich_display_module()
+    if pyplot is not None and not woken:
+        _support_module("chart_extract.py")
     # The imported packages live as long as the sandbox: move their objects out of the collector's
     # reach, so a full collection during the user's run does not walk them (~70 ms here).
     import gc

@@ -9,11 +9,13 @@
 #include "core/providers/local/SandboxProcess.h"
 #include "core/providers/local/UserNetwork.h"
 #include "core/runtime/ResultFrameParser.h"
+#include "core/runtime/RuntimeProgram.h"
 #include "core/sandbox/ProviderError.h"
 #include "core/sandbox/RunControl.h"
 
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QRandomGenerator>
 
 #include <csignal>
@@ -133,23 +135,31 @@ CommandOutcome LocalSandbox::run(const SandboxCommand& command, const OutputCall
 
 bool LocalSandbox::placeCompiledWrapper(const SandboxCommand& command)
 {
-    // Beside W/wrapper.py, its bytecode compiled on the host (WrapperBytecode): placed for cold
-    // and pre-started sandboxes alike, so that a run's files do not tell them apart.
+    // Beside W/wrapper.py and each Python support module, its bytecode compiled on the host
+    // (WrapperBytecode): placed for cold and pre-started sandboxes alike, so that a run's files do
+    // not tell them apart. Only our own runtime files are compiled, never the user's code or input.
     const QString wrapper = workDir() + QStringLiteral("/wrapper.py");
     // Only an interpreter named by its path: the host runs that same file to compile.
     if (command.argv.size() < 2 || command.argv[1] != wrapper || !QDir::isAbsolutePath(command.argv[0]))
         return false;
-    const SandboxFile* source = nullptr;
-    for (const SandboxFile& file : m_files)
-        if (file.path == wrapper)
-            source = &file;
-    if (!source)
-        return false;
-    const auto pyc = localsandbox::WrapperBytecode::lookup(command.argv[0], source->content, wrapper);
-    if (!pyc)
-        return false;
-    writeFiles({SandboxFile{wrapper + u'c', *pyc, source->mode}});
-    return true;
+    QHash<QString, QByteArray> ours;
+    ours.insert(wrapper, RuntimeProgram::wrapperSource(Language::Python));
+    for (const SandboxFile& file : RuntimeProgram::supportFiles(Language::Python, workDir()))
+        ours.insert(file.path, file.content);
+    QList<SandboxFile> compiled;
+    bool wrapperCompiled = false;
+    for (const SandboxFile& file : m_files) {
+        const auto it = ours.constFind(file.path);
+        if (it == ours.constEnd() || *it != file.content)
+            continue;
+        const auto pyc = localsandbox::WrapperBytecode::lookup(command.argv[0], file.content, file.path);
+        if (!pyc)
+            continue;
+        compiled << SandboxFile{file.path + u'c', *pyc, file.mode};
+        wrapperCompiled = wrapperCompiled || file.path == wrapper;
+    }
+    writeFiles(compiled);
+    return wrapperCompiled;
 }
 
 SandboxCommand LocalSandbox::withCompiledWrapper(const SandboxCommand& command)

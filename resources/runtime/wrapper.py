@@ -349,7 +349,7 @@ def _tight_png_by_cropping(figure):
             or not isinstance(rc["savefig.pad_inches"], (int, float))):
         return None
     canvas.draw()
-    box = figure.get_tightbbox(canvas.get_renderer())
+    box = _tight_box(figure, canvas.get_renderer())
     if box is None:
         return None
     box = box.padded(rc["savefig.pad_inches"])
@@ -366,6 +366,30 @@ def _tight_png_by_cropping(figure):
     image.crop((left, top, right, bottom)).save(buffer, format="png", dpi=(100, 100), pnginfo=info,
                                                 **_PNG_OPTIONS)
     return buffer.getvalue()
+
+
+def _tight_box(figure, renderer):
+    """figure.get_tightbbox(renderer), the same box in about half the time.
+
+    Right after a draw nothing moves any more, but get_tightbbox asks every axis to recompute its
+    ticks about a dozen times (for its own box, its siblings' label positions, the title's). Each
+    axis computes them once here; the patch lives only for this call.
+    """
+    from matplotlib.axis import Axis
+    original = Axis._update_ticks
+    memo = {}
+
+    def update_ticks(axis):
+        key = id(axis)
+        if key not in memo:
+            memo[key] = (axis, original(axis))
+        return memo[key][1]
+
+    Axis._update_ticks = update_ticks
+    try:
+        return figure.get_tightbbox(renderer)
+    finally:
+        Axis._update_ticks = original
 
 
 def _chart_extract():

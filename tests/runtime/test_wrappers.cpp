@@ -223,12 +223,17 @@ private slots:
             "plt.legend(bbox_to_anchor=(1.05, 1), loc='upper left')\n"          // grows past the figure
             "plt.figure(dpi=150); plt.scatter([1, 2, 3], [3, 1, 2]); plt.suptitle('dpi 150')\n" // another dpi
             "fig, axes = plt.subplots(1, 2, layout='constrained'); axes[0].bar(['a', 'b'], [1, 2]); axes[1].pie([1, 2])\n"
+            // The tight box computes each axis' ticks once (_tight_box): twin axes, ticks on top
+            // (the title moves above them), shared axes (siblings' labels align).
+            "fig, ax = plt.subplots(); ax.plot([1, 2, 3]); ax.twinx().plot([300, 200, 100], 'r'); ax.xaxis.tick_top(); ax.set_title('top ticks')\n"
+            "fig, axes = plt.subplots(2, 2, sharex=True, sharey=True); [a.plot([1, 10000], [0, 1]) for a in axes.flat]\n"
+            "axes[1][0].set_ylabel('a long label on the left'); fig.suptitle('shared')\n"
             "for n in plt.get_fignums():\n"
             "    plt.figure(n).savefig('expected-%d.png' % n, dpi=100, bbox_inches='tight')\n"));
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.err, QByteArray());
         const QJsonArray charts = r.charts();
-        QCOMPARE(charts.size(), 4);
+        QCOMPARE(charts.size(), 6);
         const QString runDir = QFileInfo(r.outDir).path();
         for (int i = 0; i < charts.size(); ++i) {
             const QImage got = QImage(r.outDir + u'/' + charts[i].toObject().value("file").toString())

@@ -169,6 +169,12 @@ void MainWindow::connectActions()
     a->openWorkspace->setEnabled(bool(m_services.openWorkspace));
     connect(m_tabs, &EditorTabs::pageAdded, this, [this](EditorPage* page) {
         connect(page, &EditorPage::titleChanged, this, &MainWindow::updateTitle); // e.g. saved as a document
+        // A JavaScript tab's first run is pre-started too (issue 17): warm its language when the
+        // tab opens or switches, not only after a first cold run.
+        if (m_services.warmLanguage) {
+            m_services.warmLanguage(page->language());
+            connect(page, &EditorPage::languageChanged, this, [this](Language language) { m_services.warmLanguage(language); });
+        }
     });
     connect(a->find, &QAction::triggered, this, [this] {
         if (m_notebook->isAncestorOf(QApplication::focusWidget()))

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/language/Language.h"
 #include "core/recovery/RecoveryJournal.h"
 #include "core/run/ExecutionResult.h"
 #include "core/sandbox/ValidationReport.h"
@@ -52,6 +53,7 @@ struct MainWindowServices {
     DocumentStore* documents = nullptr;                // saved documents (the Documents dock)
     QString recoveryDir;                               // the data dir: unsaved text is journaled there
     std::function<void(QWidget* parent)> openWorkspace; // File > Open Workspace… (the session's business)
+    std::function<void(Language)> warmLanguage;        // a tab of this language is open: pre-start its sandboxes
 };
 
 // The main window: editor tabs on the left, the run notebook and the chart pane on the right,

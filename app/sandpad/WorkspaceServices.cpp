@@ -126,6 +126,7 @@ MainWindowServices workspaceServices(Workspace& workspace)
     services.openSettings = [&workspace](QWidget* parent) { openSettings(workspace, parent); };
     services.documents = &workspace.documents();
     services.recoveryDir = workspace.dataDir();
+    services.warmLanguage = [&workspace](Language language) { workspace.warmLanguage(language); };
     return services;
 }
 

@@ -157,6 +157,23 @@ private slots:
         QVERIFY2(right->sizes().value(1) < right->sizes().value(0) / 4,
                  "before any run the notebook has the column");
     }
+
+    // Issue 17: a tab's language is warmed when the tab opens or switches to it, so a JavaScript
+    // tab's first run is pre-started too.
+    void aTabWarmsItsLanguage()
+    {
+        QList<Language> warmed;
+        MainWindowServices services;
+        services.warmLanguage = [&warmed](Language language) { warmed.append(language); };
+        MainWindow window(services);
+        window.tabs()->newTab(Language::JavaScript, QStringLiteral("console.log(1)"));
+        QVERIFY2(warmed.contains(Language::JavaScript), "a new JavaScript tab");
+        warmed.clear();
+        EditorPage* page = window.tabs()->newTab(Language::Python);
+        QVERIFY(!warmed.contains(Language::JavaScript));
+        page->setLanguage(Language::JavaScript);
+        QVERIFY2(warmed.contains(Language::JavaScript), "a tab switched to JavaScript");
+    }
 };
 
 QTEST_MAIN(TestFirstDay)

@@ -47,6 +47,7 @@ EditorPage::EditorPage(const QString& untitledName, QWidget* parent)
 
     connect(m_language, &QComboBox::currentIndexChanged, this, [this] {
         m_editor->setLanguage(language());
+        emit languageChanged(language());
     });
     connect(m_editor, &QsciScintilla::modificationChanged, this, &EditorPage::titleChanged);
     setFocusProxy(m_editor);

@@ -77,6 +77,7 @@ public:
 
 signals:
     void titleChanged();
+    void languageChanged(sandpad::Language language);
 
 private:
     CodeEditor* m_editor;

@@ -723,6 +723,8 @@ def _warm_start():
             __import__(name)
         except BaseException:  # a missing package fails the same way at the user's import
             pass
+    # Woken during the last import: the warm-up figure and the full collection can wait too.
+    woken = woken or bool(select.select([job_fd], [], [], 0)[0])
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is not None:
         _patch_pyplot(pyplot)
@@ -736,7 +738,8 @@ def _warm_start():
     # The imported packages live as long as the sandbox: move their objects out of the collector's
     # reach, so a full collection during the user's run does not walk them (~70 ms here).
     import gc
-    gc.collect()
+    if not woken:  # a woken one's run is waiting: its import garbage stays (one job, then gone)
+        gc.collect()
     gc.freeze()
     _flush_streams()  # the host discards everything written before "ready"
     os.write(job_fd, b"ready\n")

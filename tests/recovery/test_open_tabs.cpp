@@ -12,6 +12,7 @@
 #include "ui/editor/EditorPage.h"
 #include "ui/editor/EditorTabs.h"
 #include "ui/MainWindow.h"
+#include "ui/recovery/OpenTabsRestore.h"
 #include "ui/session/TabSessions.h"
 #include "ui/statusbar/RunStatusBar.h"
 
@@ -181,6 +182,18 @@ private slots:
         QVERIFY(!scratch->isModified());
         QVERIFY(window.tabSessions()->isFresh(scratch));
         QCOMPARE(cursorLine(scratch), 1);
+
+        // Something opened at start (an example to run) stays in front of the restored tabs.
+        {
+            OpenTabs again = OpenTabsRestore::capture(*tabs, window.tabSessions());
+            QVERIFY(again.write(OpenTabs::filePath(data.path())));
+            MainWindow third(services);
+            QVERIFY(third.openExample(QStringLiteral("scatter")));
+            EditorPage* example = third.tabs()->currentPage();
+            QCOMPARE(third.restoreOpenTabs().size(), 6);
+            QCOMPARE(third.tabs()->currentPage(), example);
+            QCOMPARE(third.tabs()->count(), 7);
+        }
 
         // Taken: a crash from here on is the journal's business alone.
         QVERIFY(!QFile::exists(OpenTabs::filePath(data.path())));

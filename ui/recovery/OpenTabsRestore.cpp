@@ -126,6 +126,8 @@ QList<EditorPage*> OpenTabsRestore::restore(const OpenTabs& open, EditorDocument
     if (!notes)
         notes = &ignored;
     QPointer<EditorPage> blank = tabs.currentPage() && tabs.currentPage()->isBlank() ? tabs.currentPage() : nullptr;
+    const bool startedBlank = blank || !tabs.currentPage();
+    const QPointer<EditorPage> front = startedBlank ? nullptr : tabs.currentPage();
     QList<EditorPage*> pages;
     QPointer<EditorPage> current;
     for (int i = 0; i < open.tabs.size(); ++i) {
@@ -149,8 +151,12 @@ QList<EditorPage*> OpenTabsRestore::restore(const OpenTabs& open, EditorDocument
     // The blank start tab made room (opening a document may have closed it already).
     if (blank && !pages.isEmpty() && !pages.contains(blank.data()) && blank->isBlank())
         tabs.closePage(tabs.indexOf(blank));
-    if (current)
+    // The last session's current tab, unless something was opened at start (a file, an example
+    // to run): that one stays in front.
+    if (current && startedBlank)
         tabs.setCurrentWidget(current);
+    else if (front)
+        tabs.setCurrentWidget(front);
     return pages;
 }
 

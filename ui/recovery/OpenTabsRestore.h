@@ -24,7 +24,8 @@ public:
     static OpenTabs capture(const EditorTabs& tabs, const TabSessions* sessions);
     // Opens the tabs again, in order, the current one current. A file, document or revision that
     // is gone still gets its tab, empty, with a note on it (EditorPage::note) and a sentence in
-    // *notes; Save writes a vanished file again. The blank start tab makes room.
+    // *notes; Save writes a vanished file again. The blank start tab makes room; a tab opened at
+    // start (a file, an example to run) stays the current one.
     static QList<EditorPage*> restore(const OpenTabs& open, EditorDocuments& documents, EditorTabs& tabs,
                                       TabSessions* sessions, const DocumentStore* store, QStringList* notes);
 };

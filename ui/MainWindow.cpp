@@ -2,8 +2,10 @@
 
 #include "core/accounting/CreditsAccount.h"
 #include "core/documents/DocumentStore.h"
+#include "core/recovery/OpenTabs.h"
 #include "core/run/Run.h"
 #include "core/settings/AppSettings.h"
+#include "ui/charts/ChartExportDialog.h"
 #include "ui/charts/ChartPane.h"
 #include "ui/console/RunController.h"
 #include "ui/console/RunCoordinator.h"
@@ -23,6 +25,7 @@
 #include "ui/help/ShortcutSheet.h"
 #include "ui/MainWindowActions.h"
 #include "ui/notebookio/NotebookFiles.h"
+#include "ui/recovery/OpenTabsRestore.h"
 #include "ui/statusbar/ProviderCheck.h"
 #include "ui/statusbar/RunProgress.h"
 #include "ui/statusbar/RunStatusBar.h"
@@ -35,8 +38,10 @@
 #include <QCloseEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QFile>
 #include <QFileInfo>
 #include <QMenu>
+#include <QScreen>
 #include <QMessageBox>
 #include <QSplitter>
 #include <QTimer>
@@ -50,7 +55,11 @@ MainWindow::MainWindow(const MainWindowServices& services, QWidget* parent)
 {
     setObjectName(QStringLiteral("MainWindow"));
     setAccessibleName(tr("Sandpad"));
-    resize(1400, 860);
+    // The default size, but never larger than the screen (a 1024×768 desktop).
+    QSize size(1400, 860);
+    if (const QScreen* screen = QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableGeometry().size());
+    resize(size);
     m_actions = new MainWindowActions(this);
     buildLayout();
     m_editorDocuments = new EditorDocuments(m_tabs, services.documents, services.recoveryDir, this);
@@ -64,9 +73,7 @@ MainWindow::MainWindow(const MainWindowServices& services, QWidget* parent)
     m_progress = new RunProgress(m_runs, m_status, [this] { return m_runner->sessionTotalMicros(); }, this);
     m_progress->setModeSource([this](const Run& run) {
         auto* page = qobject_cast<EditorPage*>(run.origin().source.data());
-        return page && m_sessions->usesSession(page)
-                   ? RunStatusBar::RunMode::Session
-                   : RunStatusBar::RunMode::Fresh;
+        return page && m_sessions->usesSession(page) ? RunStatusBar::RunMode::Session : RunProgress::sandboxMode(run);
     });
     connectActions();
 
@@ -146,6 +153,9 @@ void MainWindow::buildLayout()
     m_status = new RunStatusBar;
     m_providerCheck = new ProviderCheck(m_status, this);
     setStatusBar(m_status);
+    connect(m_charts, &ChartPane::chartExported, m_status, [this](const QString& path, QSize size) {
+        m_status->showSaved(path, ChartExportDialog::savedMessage(path, size));
+    });
 }
 
 void MainWindow::connectActions()
@@ -343,8 +353,41 @@ void MainWindow::closeEvent(QCloseEvent* event)
         return;
     }
     m_runs->stop();
+    saveOpenTabs(); // every modified tab was saved or discarded just now
     m_editorDocuments->forgetJournal();
     event->accept();
+}
+
+void MainWindow::saveOpenTabs()
+{
+    if (m_services.recoveryDir.isEmpty())
+        return;
+    const QString path = OpenTabs::filePath(m_services.recoveryDir);
+    const OpenTabs open = OpenTabsRestore::capture(*m_tabs, m_sessions);
+    QString error;
+    if (open.tabs.isEmpty())
+        QFile::remove(path);
+    else if (!open.write(path, &error))
+        qWarning("sandpad: the open tabs could not be kept for the next start: %s", qPrintable(error));
+}
+
+QList<EditorPage*> MainWindow::restoreOpenTabs()
+{
+    if (m_services.recoveryDir.isEmpty())
+        return {};
+    QString error;
+    const auto open = OpenTabs::take(OpenTabs::filePath(m_services.recoveryDir), &error);
+    if (!open) {
+        if (!error.isEmpty())
+            m_status->showMessage(tr("The last session's tabs could not be read: %1").arg(error), 10000);
+        return {};
+    }
+    QStringList notes;
+    const QList<EditorPage*> pages =
+        OpenTabsRestore::restore(*open, *m_editorDocuments, *m_tabs, m_sessions, m_services.documents, &notes);
+    if (!notes.isEmpty())
+        m_status->showMessage(notes.join(QLatin1Char(' ')), 15000);
+    return pages;
 }
 
 // --- Saved documents --------------------------------------------------------------------------

@@ -97,6 +97,9 @@ public:
     // or restores every entry without asking (restoreAll, for tests and --restore-all).
     void offerRecovery(bool restoreAll = false);
     QList<EditorPage*> restoreRecovered(const QList<RecoveryEntry>& entries);
+    // The tabs the last normal quit left open (<recoveryDir>/open-tabs.json, taken: restored
+    // once); call once at start, before offerRecovery. A quit through closeEvent writes them.
+    QList<EditorPage*> restoreOpenTabs();
 
     // The run side lives in RunCoordinator; these forward to it.
     bool runAll();
@@ -121,6 +124,7 @@ private:
     void refreshCredits();
     void openUsage();
     void openSettings();
+    void saveOpenTabs();
 
     MainWindowServices m_services;
     MainWindowActions* m_actions = nullptr;

@@ -59,6 +59,7 @@ void AppSession::buildWindow()
     QTimer::singleShot(0, window, [workspace] { workspace->startSandboxPool(); });
     QTimer::singleShot(0, window, [window, restore = std::exchange(restoreAll, false),
                                    text = std::exchange(typeText, QString())] {
+        window->restoreOpenTabs(); // a normal quit's tabs; then what a crash left, if anything
         window->offerRecovery(restore);
         if (!text.isEmpty())
             if (CodeEditor* editor = window->tabs()->currentEditor())

@@ -279,6 +279,7 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
             return finish();
         }
         sandbox = fresh.get();
+        result.prestarted = control.isPrestarted(); // the provider took it from its pool
     }
     if (allocations)
         allocations->recordRemoteId(result.runId, sandbox->id());

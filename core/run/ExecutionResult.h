@@ -58,6 +58,7 @@ struct ExecutionResult {
     qint64 durationMs = 0;
     qint64 costMicros = 0;             // 50000 for a completed run, else 0
     bool cleanupConfirmed = false;
+    bool prestarted = false;           // the provider served a pre-started sandbox (the local pool)
     QString reason;                    // why the cost is 0 (timeout, cancelled, infrastructure...)
     // Set while the run is only validated (Run::validated): cleanup and the ledger row follow,
     // costMicros and cleanupConfirmed are not known yet.

@@ -51,6 +51,7 @@ public:
 
     // --- used by the worker thread (thread-safe) ---
     RunControl& control() { return *m_control; }
+    const RunControl& control() const { return *m_control; } // e.g. isPrestarted() while running
     void setRunning();
     void appendOutput(OutputStream stream, const QByteArray& bytes);
     // Ends the run: pending output first, then finished(). Called on the Run's own thread (a

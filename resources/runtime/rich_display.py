@@ -331,18 +331,55 @@ def _table(self, frame):
     head = frame.iloc[:rows, :columns]
     index = head.index
     names = [n for n in getattr(index, "names", [index.name]) if n is not None]
+    # Float columns as pandas prints them (its precision, one format per column), not repr's 17 digits.
+    precision = 6
+    try:
+        precision = int(sys.modules["pandas"].get_option("display.precision"))
+    except Exception:
+        pass
+    formatted = []
+    for j in range(columns):
+        cells = None
+        try:
+            if head.dtypes.iloc[j].kind == "f":
+                cells = _float_cells(head.iloc[:, j].tolist(), precision)
+        except Exception:
+            cells = None
+        formatted.append(cells)
     table = {
         "columns": [_cell(c) for c in head.columns],
         "dtypes": [str(t) for t in head.dtypes],
         "index_name": ", ".join(str(n) for n in names),
         "index": [_cell(i) for i in index],
-        "rows": [[_cell(v) for v in row] for row in head.itertuples(index=False, name=None)],
+        "rows": [[_cell(v) if formatted[j] is None else formatted[j][i] for j, v in enumerate(row)]
+                 for i, row in enumerate(head.itertuples(index=False, name=None))],
         "total_rows": total,
     }
     self.cells_left -= rows * columns
     data = _table_json(self.W._quote, table).encode("utf-8")
     return {"type": "table", "file": self._file(data, "json"), "rows": rows, "columns": columns,
             "total_rows": total, "text": _plain(frame)}
+
+def _float_cells(values, precision):
+    # pandas' way for a float column: fixed with `precision` decimals, or scientific when a value
+    # is too large or too small for that; then the zeros every value ends with go (one decimal
+    # stays): [0.5, 2.25] -> 0.50, 2.25; [1.0, 2.0] -> 1.0, 2.0.
+    import math
+    finite = [v for v in values if math.isfinite(v)]
+    small = 10.0 ** -precision
+    sci = any(abs(v) >= 1e16 or (v != 0 and abs(v) < small) for v in finite)
+    fmt = "%%.%d%s" % (precision, "e" if sci else "f")
+    texts = [fmt % v if math.isfinite(v) else ("NaN" if v != v else ("inf" if v > 0 else "-inf")) for v in values]
+    if not sci and finite and precision > 1:
+        trim = precision - 1
+        for text, v in zip(texts, values):
+            if math.isfinite(v):
+                trim = min(trim, len(text) - len(text.rstrip("0")))
+                if not trim:
+                    break
+        if trim:
+            texts = [t[:-trim] if math.isfinite(v) else t for t, v in zip(texts, values)]
+    return texts
 
 def _math(self, latex, plain):
     body = latex.strip()

@@ -8,6 +8,7 @@
 #include <QDoubleSpinBox>
 #include <QPushButton>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSemaphore>
@@ -216,6 +217,10 @@ private slots:
         path->setText("/opt/other");
         QCOMPARE(d.settings().commandProviderPath, QStringLiteral("/opt/other"));
         QCOMPARE(d.settings().provider, QStringLiteral("command"));
+        // Its page says what it needs (issue 16).
+        auto* help = d.findChild<QLabel*>(QStringLiteral("commandProviderHelp"));
+        QVERIFY(help);
+        QVERIFY(help->text().contains(QStringLiteral("JSON-lines protocol")));
     }
 
     void creditsTopUp()

@@ -96,6 +96,31 @@ private slots:
     }
 
     // A file the desktop could run is only saved; one whose content is not loaded is neither.
+    // A file over the preview's inline size is read from the stored run when saved (issue 14).
+    void largeHistoryFilesAreReadWhenSaved()
+    {
+        ArtifactList list;
+        const QByteArray big(3 << 20, 'x');
+        QStringList asked;
+        list.setContentSource([&](const QString& name) -> std::optional<QByteArray> {
+            asked << name;
+            return name == QStringLiteral("big.csv") ? std::optional<QByteArray>(big) : std::nullopt;
+        });
+        RunArtifact notLoaded = artifact(QStringLiteral("big.csv"), QStringLiteral("text/csv"), QByteArray());
+        notLoaded.size = big.size();
+        RunArtifact gone = artifact(QStringLiteral("gone.csv"), QStringLiteral("text/csv"), QByteArray());
+        gone.size = 10;
+        list.setArtifacts({notLoaded, gone}, QStringLiteral("run-art-4"));
+        QVERIFY(button(&list, QStringLiteral("Save big.csv as"))->isEnabled());
+        QVERIFY(asked.isEmpty()); // nothing read until asked for
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(list.saveTo(0, dir.filePath(QStringLiteral("big.csv")), &error), qPrintable(error));
+        QCOMPARE(QFileInfo(dir.filePath(QStringLiteral("big.csv"))).size(), big.size());
+        QVERIFY(!list.saveTo(1, dir.filePath(QStringLiteral("gone.csv")), &error));
+        QVERIFY(error.contains(QStringLiteral("not loaded")));
+    }
+
     void runnableAndUnloadedFiles()
     {
         ArtifactList list;

@@ -5,8 +5,12 @@
 
 #include "ui/console/ElapsedTime.h"
 #include "ui/console/OutputView.h"
+#include "ui/console/RunController.h"
 #include "ui/console/RunEntry.h"
 #include "ui/console/RunNotebook.h"
+#include "ui/MainWindow.h"
+#include "core/sandbox/RunControl.h"
+#include "ui/statusbar/RunProgress.h"
 #include "ui/statusbar/RunStatusBar.h"
 
 #include <QScrollArea>
@@ -88,6 +92,76 @@ private slots:
         RunEntry* second = notebook.addRunning(next);
         QTRY_VERIFY(bottomInView(notebook, second));
         next->deliverResult(runResult(QStringLiteral("run-2"), QStringLiteral("next"), QStringLiteral("success")));
+    }
+
+    // A run that ends while the user reads an older entry leaves them there (ScrollFollower's
+    // rule); one that ends while they follow is shown to its end.
+    void aRunEndingDoesNotJumpWhenScrolledAway()
+    {
+        MainWindow window{MainWindowServices{}};
+        window.resize(1000, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        RunNotebook& notebook = *window.notebook();
+        for (int i = 0; i < 8; ++i) {
+            ExecutionResult r = runResult(QStringLiteral("old%1").arg(i), QStringLiteral("old"), QStringLiteral("success"));
+            r.stdoutText = QStringLiteral("line\n").repeated(8);
+            notebook.addFinished(new Run(r));
+        }
+        settle(notebook.entries().last());
+        QScrollBar* bar = scrollOf(notebook)->verticalScrollBar();
+
+        Run* run = nullptr;
+        QVERIFY(window.runs()->startWith([&] { return run = runningRun(QStringLiteral("loop"), {}, QStringLiteral("away")); }));
+        RunEntry* entry = notebook.entry(QStringLiteral("away"));
+        QVERIFY(entry);
+        QTRY_VERIFY(bottomInView(notebook, entry));
+        bar->setValue(0); // the user goes up to read an old run
+        QVERIFY(!notebook.isFollowing());
+        ExecutionResult done = runResult(QStringLiteral("away"), QStringLiteral("loop"), QStringLiteral("success"));
+        done.stdoutText = QStringLiteral("out\n").repeated(20);
+        run->deliverResult(done);
+        settle(entry);
+        QCOMPARE(bar->value(), 0);
+
+        // Following: the end of the finished run is shown.
+        QVERIFY(window.runs()->startWith([&] { return run = runningRun(QStringLiteral("next"), {}, QStringLiteral("follow")); }));
+        RunEntry* second = notebook.entry(QStringLiteral("follow"));
+        QTRY_VERIFY(bottomInView(notebook, second));
+        ExecutionResult next = runResult(QStringLiteral("follow"), QStringLiteral("next"), QStringLiteral("success"));
+        next.stdoutText = QStringLiteral("out\n").repeated(20);
+        run->deliverResult(next);
+        QTRY_VERIFY(bottomInView(notebook, second));
+    }
+
+    // A run the local pool served says "pre-started sandbox" (RunControl, set by the provider;
+    // the result keeps it), and the status bar still says so once it has ended.
+    void statusBarSaysPrestartedWhenThePoolServedTheRun()
+    {
+        RunNotebook notebook;
+        RunController runs(nullptr, &notebook);
+        RunStatusBar bar;
+        RunProgress progress(&runs, &bar, [] { return qint64(0); });
+        Run* run = nullptr;
+        QVERIFY(runs.startWith([&] { return run = runningRun(QStringLiteral("quick")); }));
+        bar.setRunning(true);
+        progress.update();
+        QVERIFY2(bar.runText().contains(QStringLiteral("fresh sandbox")), qPrintable(bar.runText()));
+        run->control().setPrestarted(); // what LocalProvider::create does when its pool has one
+        progress.update();
+        QVERIFY2(bar.runText().contains(QStringLiteral("pre-started sandbox")), qPrintable(bar.runText()));
+        ExecutionResult r = runResult(QStringLiteral("run-1"), QStringLiteral("quick"), QStringLiteral("success"));
+        r.prestarted = true;
+        run->deliverResult(r);
+        bar.setRunning(false);
+        QCOMPARE(bar.runText(), QStringLiteral("Ready · last run: local, pre-started sandbox"));
+        QCOMPARE(RunProgress::sandboxMode(*run), RunStatusBar::RunMode::Pooled);
+        // From the history: the result alone tells.
+        Run fromHistory(r);
+        QCOMPARE(RunProgress::sandboxMode(fromHistory), RunStatusBar::RunMode::Pooled);
+        r.prestarted = false;
+        Run cold(r);
+        QCOMPARE(RunProgress::sandboxMode(cold), RunStatusBar::RunMode::Fresh);
     }
 
     void headerShowsTheElapsedTimeWhileRunning()

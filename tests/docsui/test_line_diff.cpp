@@ -1,3 +1,4 @@
+#include "core/diff/InlineDiff.h"
 #include "core/diff/LineDiff.h"
 
 #include <QElapsedTimer>
@@ -65,6 +66,39 @@ QString bigText(int lines, int salt = 0)
 class TestLineDiff : public QObject {
     Q_OBJECT
 private slots:
+    // Within-line changes of a replaced line: whole words, both sides; unlike lines get none.
+    void inlineChangesAreWholeWords()
+    {
+        const QString before = QStringLiteral("total = price * count  # euros");
+        const QString after = QStringLiteral("total = price * quantity  # euros");
+        const auto c = InlineDiff::compute(before, after);
+        QVERIFY(c);
+        QCOMPARE(c->removed, (QList<InlineSpan>{{16, 5}}));   // "count"
+        QCOMPARE(c->added, (QList<InlineSpan>{{16, 8}}));     // "quantity"
+        QCOMPARE(before.mid(16, 5), QStringLiteral("count"));
+
+        // An insertion only: nothing removed.
+        const auto inserted = InlineDiff::compute(QStringLiteral("print(a)"), QStringLiteral("print(a, b)"));
+        QVERIFY(inserted);
+        QVERIFY(inserted->removed.isEmpty());
+        QCOMPARE(inserted->added, (QList<InlineSpan>{{7, 3}})); // ", b"
+
+        // Not alike, equal, or too long: no marks (the line's tint says it).
+        QVERIFY(!InlineDiff::compute(QStringLiteral("import numpy as np"), QStringLiteral("for row in table:")));
+        QVERIFY(!InlineDiff::compute(QStringLiteral("same"), QStringLiteral("same")));
+        QVERIFY(!InlineDiff::compute(QStringLiteral("x = ") + QString(InlineDiff::kMaxLineChars, u'a'),
+                                     QStringLiteral("y = ") + QString(InlineDiff::kMaxLineChars, u'a')));
+        // Punctuation in common does not make lines alike.
+        QVERIFY(!InlineDiff::compute(QStringLiteral("a(b, c)"), QStringLiteral("x(y, z)")));
+
+        // Pairs: a removed run followed by an added run, line for line.
+        const LineDiffResult r = LineDiff::compute(QStringLiteral("a\nb = 1\nc = 2\nd\n"), QStringLiteral("a\nb = 10\nc = 20\nextra\nd\n"));
+        const QHash<int, int> pairs = InlineDiff::pairedLines(r);
+        QCOMPARE(pairs.value(1, -1), 1);
+        QCOMPARE(pairs.value(2, -1), 2);
+        QCOMPARE(pairs.size(), 2);
+    }
+
     void splitLines()
     {
         QCOMPARE(LineDiff::splitLines(QString()), QStringList());

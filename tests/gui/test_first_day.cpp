@@ -5,7 +5,12 @@
 #include "TestRecords.h"
 
 #include "core/recovery/RecoveryJournal.h"
+#include "ui/charts/ChartExportDialog.h"
+#include "ui/charts/ChartPane.h"
+#include "ui/charts/ChartViewer.h"
 #include "ui/console/OutputView.h"
+#include "ui/documents/DiffModel.h"
+#include "ui/documents/DiffView.h"
 #include "ui/console/RunEntry.h"
 #include "ui/console/RunNotebook.h"
 #include "ui/editor/CodeEditor.h"
@@ -17,9 +22,20 @@
 #include "ui/statusbar/ProviderCheck.h"
 #include "ui/statusbar/RunStatusBar.h"
 
+#include <QBuffer>
+#include <QComboBox>
 #include <QDialogButtonBox>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
+#include <QDockWidget>
+#include <QGuiApplication>
+#include <QSpinBox>
 #include <QSplitter>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -144,6 +160,159 @@ private slots:
         report.items.append({QStringLiteral("package numpy"), ValidationItem::Level::Warning, QStringLiteral("missing")});
         check.show(report);
         QCOMPARE(bar.validation(), RunStatusBar::Validation::Warning);
+    }
+
+    // Chart export starts from a sensible size (a figure's own, else 1600×1000; the pane's size
+    // is a choice, not the default) and confirms in the status bar with Open Folder.
+    void chartExportHasASensibleSizeAndConfirms()
+    {
+        QCOMPARE(ChartExportDialog::defaultSize(), QSize(1600, 1000));
+        QImage figure(640, 480, QImage::Format_RGB32);
+        figure.fill(Qt::white);
+        QByteArray png;
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        QVERIFY(figure.save(&buffer, "PNG"));
+        QCOMPARE(ChartExportDialog::defaultSize(png), QSize(640, 480));
+        QCOMPARE(ChartExportDialog::defaultSize("not a png"), QSize(1600, 1000));
+
+        ChartExportDialog dialog(ChartExportDialog::defaultSize(), QSize(512, 300));
+        QCOMPARE(QSize(dialog.width(), dialog.height()), QSize(1600, 1000));
+        QCOMPARE(dialog.outputSize(), QSize(1600, 1000));
+        QComboBox* sizes = dialog.sizeChoice();
+        QVERIFY(sizes->currentText().contains(QStringLiteral("1600 × 1000")));
+        const int shown = sizes->findText(QStringLiteral("As shown (512 × 300)"));
+        QVERIFY(shown >= 0);
+        sizes->setCurrentIndex(shown);
+        emit sizes->activated(shown);
+        QCOMPARE(QSize(dialog.width(), dialog.height()), QSize(512, 300));
+        qobject_cast<QSpinBox*>(dialog.findChildren<QSpinBox*>().value(0))->setValue(700); // width
+        QCOMPARE(sizes->currentText(), QStringLiteral("Custom"));
+        dialog.setDpi(192);
+        QCOMPARE(dialog.outputSize(), QSize(1400, 600));
+        dialog.setFormat(ChartExportDialog::Format::Pdf);
+        QCOMPARE(dialog.outputSize(), QSize(700, 300)); // points: dpi does not apply
+
+        // A chart extracted from a figure exports at the figure's size; a dictionary at 1600×1000.
+        ChartPane pane;
+        RunChart extracted;
+        extracted.kind = RunChart::Kind::Png;
+        extracted.png = png;
+        extracted.spec = QJsonObject{{QStringLiteral("type"), QStringLiteral("line")}, {QStringLiteral("title"), QStringLiteral("f")},
+                                     {QStringLiteral("elements"), QJsonArray{QJsonObject{{QStringLiteral("label"), QStringLiteral("a")},
+                                          {QStringLiteral("points"), QJsonArray{QJsonArray{0, 1}, QJsonArray{1, 2}}}}}}};
+        RunChart dictionary;
+        dictionary.kind = RunChart::Kind::Interactive;
+        dictionary.spec = extracted.spec;
+        pane.setCharts({extracted, dictionary});
+        QVERIFY(pane.showsInteractive());
+        QCOMPARE(pane.chartViewer()->exportSize(), QSize(640, 480));
+        pane.selectChart(1);
+        QCOMPARE(pane.chartViewer()->exportSize(), QSize(1600, 1000));
+
+        // The confirmation, with the folder it opens.
+        MainWindow window(MainWindowServices{});
+        QString opened;
+        window.runStatusBar()->setFolderOpener([&opened](const QString& folder) { opened = folder; });
+        auto* charts = window.findChild<ChartPane*>();
+        QVERIFY(charts);
+        emit charts->chartExported(QStringLiteral("/tmp/plots/chart.png"), QSize(1600, 1000));
+        QVERIFY2(window.runStatusBar()->savedText().startsWith(QStringLiteral("Saved chart.png, 1600×1000")),
+                 qPrintable(window.runStatusBar()->savedText()));
+        QVERIFY(window.runStatusBar()->savedText().contains(QStringLiteral("Open Folder")));
+        window.runStatusBar()->showMessage(QStringLiteral("something else"), 1000);
+        QVERIFY(!window.runStatusBar()->savedText().isEmpty()); // not hidden by other messages
+        window.runStatusBar()->openSavedFolder();
+        QCOMPARE(opened, QStringLiteral("/tmp/plots"));
+    }
+
+    // The revision diff marks what changed within a replaced line (core/diff InlineDiff), in
+    // both layouts, drawn on a stronger tint than the line's.
+    void diffShowsWithinLineChanges()
+    {
+        DiffView view;
+        view.resize(900, 300);
+        view.setTexts(QStringLiteral("a = 1\n\tvalue = compute(x)\nz\n"), QStringLiteral("a = 1\n\tvalue = compute(y)\nz\n"));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        DiffModel* model = view.model();
+        QList<QPoint> removed, added;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QModelIndex text = model->index(row, 2);
+            for (const QVariant& v : text.data(DiffModel::InlineSpansRole).toList())
+                (text.data(DiffModel::OldOpRole).toInt() == int(DiffOp::Removed) ? removed : added).append(v.toPoint());
+        }
+        // Unified text is "- " + the line with its tab shown as four spaces: "x" at 2 + 4 + 16.
+        QCOMPARE(removed, QList<QPoint>{QPoint(22, 1)});
+        QCOMPARE(added, QList<QPoint>{QPoint(22, 1)});
+        QCOMPARE(model->index(1, 2).data().toString().mid(22, 1), QStringLiteral("x"));
+        QVERIFY(model->index(1, 2).data(DiffModel::InlineColorRole).value<QColor>() != model->removedColor());
+        // The added line (the removed one is the current row, drawn selected).
+        const QColor strong = model->index(2, 2).data(DiffModel::InlineColorRole).value<QColor>();
+        QVERIFY(strong != model->addedColor());
+        // Drawn: the stronger tint is on screen.
+        const QImage shot = view.table()->viewport()->grab().toImage();
+        bool seen = false;
+        for (int y = 0; y < shot.height() && !seen; ++y)
+            for (int x = 0; x < shot.width() && !seen; ++x)
+                seen = (shot.pixel(x, y) & 0xffffff) == (strong.rgb() & 0xffffff);
+        QVERIFY(seen);
+        view.setMode(DiffView::Mode::SideBySide);
+        const QVariantList side = model->index(1, 3).data(DiffModel::InlineSpansRole).toList();
+        QCOMPARE(side.size(), 1);
+        QCOMPARE(side[0].toPoint(), QPoint(20, 1));
+    }
+
+    // The Documents dock does not force the window wider than a 1024×768 screen, and the
+    // window starts no larger than the screen.
+    void documentsDockFitsASmallScreen()
+    {
+        MainWindow window(MainWindowServices{});
+        const QSize available = QGuiApplication::primaryScreen()->availableGeometry().size();
+        QVERIFY2(window.width() <= available.width() && window.height() <= available.height(),
+                 qPrintable(QStringLiteral("%1x%2 on %3x%4").arg(window.width()).arg(window.height())
+                                .arg(available.width()).arg(available.height())));
+        window.documentsDock()->show();
+        window.show();
+        QCoreApplication::processEvents();
+        const int dock = window.documentsDock()->minimumSizeHint().width();
+        const int whole = window.minimumSizeHint().width();
+        qInfo("minimum widths: Documents dock %d px, window %d px", dock, whole);
+        QVERIFY2(dock <= 360, qPrintable(QString::number(dock)));
+        QVERIFY2(whole <= 1000, qPrintable(QString::number(whole)));
+    }
+
+    // A DataFrame `result` is shown once: as its table, not as the table and its text (issue 14).
+    void aRichResultIsShownOnce()
+    {
+        RunNotebook notebook;
+        ExecutionResult r = runResult(QStringLiteral("df"), QStringLiteral("frame.py"), QStringLiteral("success"));
+        r.result = QStringLiteral("   a\n0  1\n1  2");
+        RunOutput table;
+        table.type = RunOutput::Type::Table;
+        table.columns = {QStringLiteral("a")};
+        table.dtypes = {QStringLiteral("int64")};
+        table.index = {QStringLiteral("0"), QStringLiteral("1")};
+        table.rows = {{QStringLiteral("1")}, {QStringLiteral("2")}};
+        table.totalRows = 2;
+        table.plain = *r.result + u'\n';
+        r.outputs = {table};
+        RunEntry* entry = notebook.addFinished(new Run(r));
+        auto resultView = [](RunEntry* e) {
+            for (auto* edit : e->findChildren<QPlainTextEdit*>())
+                if (edit->accessibleName() == QStringLiteral("Result"))
+                    return edit;
+            return static_cast<QPlainTextEdit*>(nullptr);
+        };
+        QVERIFY(resultView(entry));
+        QVERIFY2(resultView(entry)->isHidden(), qPrintable(entry->shownResultText()));
+        QVERIFY(entry->shownResultText().isEmpty());
+        QCOMPARE(entry->resultText(), *r.result); // still the run's result (Copy, exports)
+        // A plain result beside an unrelated table keeps its text.
+        r.runId = QStringLiteral("df2");
+        r.result = QStringLiteral("42");
+        RunEntry* other = notebook.addFinished(new Run(r));
+        QVERIFY(!resultView(other)->isHidden());
     }
 
     void theChartPaneWaitsForTheFirstChart()

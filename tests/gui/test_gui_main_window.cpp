@@ -10,6 +10,7 @@
 #include "ui/charts/PngView.h"
 #include "ui/console/OutputView.h"
 #include "ui/console/RunController.h"
+#include "ui/console/RunCoordinator.h"
 #include "ui/console/RunEntry.h"
 #include "ui/console/RunNotebook.h"
 #include "ui/editor/CodeEditor.h"
@@ -17,6 +18,7 @@
 #include "ui/editor/EditorTabs.h"
 #include "ui/MainWindow.h"
 #include "ui/MainWindowActions.h"
+#include "ui/session/TabSessions.h"
 #include "ui/statusbar/RunStatusBar.h"
 
 #include <QAction>
@@ -172,6 +174,55 @@ private slots:
         QVERIFY(entry->headerText().contains(QStringLiteral("javascript")));
         QCOMPARE(entry->outputView()->toPlainText(), QStringLiteral("from node"));
         QCOMPARE(entry->resultText(), QStringLiteral("1024"));
+    }
+
+    // Issue 16: a JavaScript stack's frames in the snippet link to the editor and the innermost
+    // one is marked, a syntax error too, and a cell's lines are the editor's; in a session and
+    // in a fresh sandbox (two wrappers).
+    void javascriptErrorsLinkToTheEditor()
+    {
+        for (const bool fresh : {false, true}) {
+            const QString mode = fresh ? QStringLiteral("fresh") : QStringLiteral("session");
+            auto runTab = [&](const QString& code) {
+                m_window->tabs()->newTab(Language::JavaScript, code);
+                m_window->tabSessions()->setFresh(m_window->tabs()->currentPage(), fresh);
+            };
+            runTab(QStringLiteral("function f() {\n  throw new Error('boom')\n}\nf()\n"));
+            QVERIFY(m_window->runAll());
+            QVERIFY(waitForIdle(60000));
+            RunEntry* entry = lastEntry();
+            QCOMPARE(entry->statusText(), QStringLiteral("error"));
+            QString shown = entry->shownErrorText();
+            QVERIFY2(shown.contains(QStringLiteral("href=\"line:2\"")), qPrintable(mode + u' ' + shown));
+            QVERIFY2(shown.contains(QStringLiteral("href=\"line:4\"")), qPrintable(mode + u' ' + shown));
+            QVERIFY2(!shown.contains(QStringLiteral("href=\"line:0")), qPrintable(shown));
+            QCOMPARE(editor()->errorLine(), 2);
+            entry->activateLink(QStringLiteral("line:4"));
+            int line = -1, index = -1;
+            editor()->getCursorPosition(&line, &index);
+            QCOMPARE(line, 3);
+
+            runTab(QStringLiteral("const a = 1\nconst b = 2\nconst c = ;\n"));
+            QVERIFY(m_window->runAll());
+            QVERIFY(waitForIdle(60000));
+            entry = lastEntry();
+            QCOMPARE(entry->run()->result().error->name, QStringLiteral("SyntaxError"));
+            shown = entry->shownErrorText();
+            QVERIFY2(shown.contains(QStringLiteral("href=\"line:3\"")), qPrintable(mode + u' ' + shown));
+            QCOMPARE(editor()->errorLine(), 3);
+
+            // The second cell fails on its line 2, the editor's line 5.
+            runTab(QStringLiteral("// %%\nconsole.log(1)\n// %%\nconst x = 1\nx.nope()\n"));
+            editor()->setCursorPosition(3, 0);
+            QVERIFY(m_window->runCoordinator()->runCurrentCell());
+            QVERIFY(waitForIdle(60000));
+            entry = lastEntry();
+            QCOMPARE(entry->statusText(), QStringLiteral("error"));
+            shown = entry->shownErrorText();
+            QVERIFY2(shown.contains(QStringLiteral("href=\"line:2\"")), qPrintable(mode + u' ' + shown));
+            QVERIFY2(shown.contains(QStringLiteral(":5:")), qPrintable(mode + u' ' + shown)); // the editor's line
+            QCOMPARE(editor()->errorLine(), 5);
+        }
     }
 
     void chartDictShowsInTheViewer()

@@ -108,9 +108,24 @@ private slots:
         QCOMPARE(t.value("index_name").toString(), QStringLiteral("id"));
         QCOMPARE(t.value("index").toArray(), (QJsonArray{"10", "20", "30"}));
         QCOMPARE(t.value("rows").toArray()[1].toArray(), (QJsonArray{"2", "NaN", "y"}));
+        // Floats as pandas prints the column (issue 14), not repr's digits.
+        QCOMPARE(t.value("rows").toArray()[0].toArray(), (QJsonArray{"1", "0.50", "x"}));
+        QCOMPARE(t.value("rows").toArray()[2].toArray(), (QJsonArray{"3", "2.25", "z"}));
         const QJsonObject series = r.table(1);
         QCOMPARE(series.value("columns").toArray(), (QJsonArray{"b"}));
         QCOMPARE(series.value("dtypes").toArray(), (QJsonArray{"float64"}));
+    }
+
+    void floatColumnsArePrintedAsPandasDoes()
+    {
+        const Ran r = run("python", QStringLiteral(
+            "import pandas as pd\n"
+            "display(pd.DataFrame({'x': [0.1 + 0.2, 1 / 3, 12345.678901], 'tiny': [1e-9, 2.5, float('nan')], 'whole': [1.0, 2.0, 3.0]}))\n"));
+        QVERIFY2(r.result.value("status") == "success", r.stderrBytes.constData());
+        const QJsonArray rows = r.table(0).value("rows").toArray();
+        QCOMPARE(rows[0].toArray(), (QJsonArray{"0.300000", "1.000000e-09", "1.0"}));
+        QCOMPARE(rows[1].toArray(), (QJsonArray{"0.333333", "2.500000e+00", "2.0"}));
+        QCOMPARE(rows[2].toArray(), (QJsonArray{"12345.678901", "NaN", "3.0"}));
     }
 
     void largeFrameIsCappedWithItsTotal()

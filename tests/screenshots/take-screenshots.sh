@@ -21,6 +21,7 @@ suffix() { [ "$1" = light ] && echo "" || echo "-$1"; }
 for theme in $themes; do
     for example in $examples; do
         echo "screenshot: $example ($theme)"
+        rm -f "$data_dir/open-tabs.json" # each picture shows its example's tab alone
         SANDPAD_DATA_DIR="$data_dir" QT_QPA_PLATFORM=xcb timeout 120 \
             xvfb-run -a -s "-screen 0 1400x860x24" \
             "$app" --theme "$theme" --run-example "$example" --screenshot "$out/$example$(suffix "$theme").png"

@@ -1,14 +1,42 @@
 #include "ui/charts/ChartExportDialog.h"
 
+#include <QBuffer>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFileInfo>
 #include <QFormLayout>
+#include <QImageReader>
 #include <QLabel>
 #include <QSpinBox>
 
 namespace sandpad {
 
-ChartExportDialog::ChartExportDialog(QSize initialSize, QWidget* parent)
+namespace {
+constexpr int kMinSide = 50, kMaxSide = 10000;
+
+bool fits(QSize size) { return size.width() >= kMinSide && size.height() >= kMinSide && size.width() <= kMaxSide && size.height() <= kMaxSide; }
+} // namespace
+
+QSize ChartExportDialog::defaultSize(const QByteArray& figurePng)
+{
+    if (figurePng.startsWith(QByteArrayLiteral("\x89PNG\r\n\x1a\n"))) {
+        // The header only: the picture is not decoded.
+        QBuffer buffer;
+        buffer.setData(figurePng);
+        QImageReader reader(&buffer, "png");
+        const QSize size = reader.size();
+        if (size.isValid() && fits(size))
+            return size;
+    }
+    return kStandardSize;
+}
+
+QString ChartExportDialog::savedMessage(const QString& path, QSize size)
+{
+    return tr("Saved %1, %2×%3").arg(QFileInfo(path).fileName()).arg(size.width()).arg(size.height());
+}
+
+ChartExportDialog::ChartExportDialog(QSize initialSize, QSize shownSize, QWidget* parent)
     : QDialog(parent)
 {
     setWindowTitle(tr("Export chart"));
@@ -29,9 +57,24 @@ ChartExportDialog::ChartExportDialog(QSize initialSize, QWidget* parent)
         connect(s, &QSpinBox::valueChanged, this, &ChartExportDialog::updateSummary);
         return s;
     };
-    const QSize size = initialSize.isValid() && !initialSize.isEmpty() ? initialSize : QSize(800, 600);
-    m_width = spin(50, 10000, size.width(), tr(" px"), tr("Width"));
-    m_height = spin(50, 10000, size.height(), tr(" px"), tr("Height"));
+    const QSize size = initialSize.isValid() && fits(initialSize) ? initialSize : kStandardSize;
+    const bool figure = size != kStandardSize;
+    m_size = new QComboBox(this);
+    m_size->setAccessibleName(tr("Size"));
+    auto addSize = [this](const QString& name, QSize s) {
+        m_size->addItem(tr("%1 (%2 × %3)").arg(name).arg(s.width()).arg(s.height()), s);
+    };
+    addSize(figure ? tr("The figure's size") : tr("Standard"), size);
+    if (figure)
+        addSize(tr("Standard"), kStandardSize);
+    if (shownSize.isValid() && fits(shownSize) && shownSize != size)
+        addSize(tr("As shown"), shownSize);
+    if (size != QSize(1920, 1080))
+        addSize(tr("Full HD"), QSize(1920, 1080));
+    m_size->addItem(tr("Custom"));
+    form->addRow(tr("&Size:"), m_size);
+    m_width = spin(kMinSide, kMaxSide, size.width(), tr(" px"), tr("Width"));
+    m_height = spin(kMinSide, kMaxSide, size.height(), tr(" px"), tr("Height"));
     m_dpi = spin(48, 1200, 96, tr(" dpi"), tr("Resolution"));
     form->addRow(tr("&Width:"), m_width);
     form->addRow(tr("&Height:"), m_height);
@@ -39,12 +82,34 @@ ChartExportDialog::ChartExportDialog(QSize initialSize, QWidget* parent)
     m_summary = new QLabel(this);
     form->addRow(m_summary);
     connect(m_format, &QComboBox::currentIndexChanged, this, &ChartExportDialog::updateSummary);
+    connect(m_size, &QComboBox::activated, this, &ChartExportDialog::applySizeChoice);
+    connect(m_width, &QSpinBox::valueChanged, this, &ChartExportDialog::matchSizeChoice);
+    connect(m_height, &QSpinBox::valueChanged, this, &ChartExportDialog::matchSizeChoice);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     form->addRow(buttons);
     updateSummary();
+}
+
+void ChartExportDialog::applySizeChoice(int index)
+{
+    const QSize size = m_size->itemData(index).toSize();
+    if (!size.isValid())
+        return; // Custom: the fields as they are
+    m_applying = true;
+    m_width->setValue(size.width());
+    m_height->setValue(size.height());
+    m_applying = false;
+}
+
+void ChartExportDialog::matchSizeChoice()
+{
+    if (m_applying)
+        return;
+    const int match = m_size->findData(QSize(width(), height()));
+    m_size->setCurrentIndex(match >= 0 ? match : m_size->count() - 1);
 }
 
 ChartExportDialog::Format ChartExportDialog::format() const
@@ -57,17 +122,23 @@ int ChartExportDialog::dpi() const { return m_dpi->value(); }
 void ChartExportDialog::setFormat(Format format) { m_format->setCurrentIndex(format == Format::Pdf ? 1 : 0); }
 void ChartExportDialog::setDpi(int dpi) { m_dpi->setValue(dpi); }
 
+QSize ChartExportDialog::outputSize() const
+{
+    if (format() == Format::Pdf)
+        return {width(), height()};
+    const double scale = dpi() / 96.0;
+    return {qRound(width() * scale), qRound(height() * scale)};
+}
+
 void ChartExportDialog::updateSummary()
 {
     const bool png = format() == Format::Png;
     m_dpi->setEnabled(png);
-    if (png) {
-        const double scale = dpi() / 96.0;
-        m_summary->setText(tr("Image: %1 × %2 pixels")
-                               .arg(qRound(width() * scale)).arg(qRound(height() * scale)));
-    } else {
-        m_summary->setText(tr("Page: %1 × %2 points, vector graphics").arg(width()).arg(height()));
-    }
+    const QSize out = outputSize();
+    if (png)
+        m_summary->setText(tr("Image: %1 × %2 pixels").arg(out.width()).arg(out.height()));
+    else
+        m_summary->setText(tr("Page: %1 × %2 points, vector graphics").arg(out.width()).arg(out.height()));
 }
 
 } // namespace sandpad

@@ -1,5 +1,6 @@
 #include "ui/charts/ChartPane.h"
 
+#include "ui/charts/ChartExportDialog.h"
 #include "ui/charts/ChartSpecAdapter.h"
 #include "ui/charts/ChartViewer.h"
 #include "ui/charts/PngView.h"
@@ -67,6 +68,8 @@ ChartPane::ChartPane(QWidget* parent)
     m_stack = new QStackedWidget(this);
     m_viewer = new ChartViewer(m_stack);
     m_pngView = new PngView(m_stack);
+    connect(m_viewer, &ChartViewer::exported, this, &ChartPane::chartExported);
+    connect(m_pngView, &PngView::saved, this, &ChartPane::chartExported);
     m_empty = new QLabel(tr("This run made no charts."), m_stack);
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setEnabled(false);
@@ -185,6 +188,8 @@ void ChartPane::showCurrent()
     const RunChart& chart = m_charts.at(index);
     const bool extracted = chart.kind == RunChart::Kind::Png && m_data.at(index);
     m_toggle->setVisible(extracted);
+    // Exported at the figure's own size when it came from one, not at the pane's.
+    m_viewer->setExportSize(ChartExportDialog::defaultSize(extracted ? chart.png : QByteArray()));
     if (extracted) {
         m_interactiveButton->setChecked(!m_picture.at(index));
         m_pictureButton->setChecked(m_picture.at(index));

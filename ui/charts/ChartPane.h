@@ -49,6 +49,8 @@ public slots:
 
 signals:
     void currentChartChanged(int index);
+    // The chart or figure shown was exported or saved (for a confirmation in the status bar).
+    void chartExported(const QString& path, QSize size);
 
 private:
     QIcon thumbnailFor(int index, QString* title);

@@ -709,7 +709,8 @@ void ChartViewer::exportWithDialog()
 {
     if (!m_hasChart)
         return;
-    ChartExportDialog dialog(m_composite ? m_composite->size() : m_plot->size(), this);
+    ChartExportDialog dialog(m_exportSize.isValid() ? m_exportSize : ChartExportDialog::defaultSize(),
+                             m_composite ? m_composite->size() : m_plot->size(), this);
     if (dialog.exec() != QDialog::Accepted)
         return;
     const bool pdf = dialog.format() == ChartExportDialog::Format::Pdf;
@@ -724,6 +725,8 @@ void ChartViewer::exportWithDialog()
                         : exportPng(path, dialog.width(), dialog.height(), dialog.dpi());
     if (!ok)
         QMessageBox::warning(this, tr("Export chart"), tr("Could not write %1.").arg(path));
+    else
+        emit exported(path, dialog.outputSize());
 }
 
 void ChartViewer::changeEvent(QEvent* event)

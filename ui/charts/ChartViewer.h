@@ -47,6 +47,10 @@ public:
     bool exportPng(const QString& path, int width, int height, int dpi = 96);
     bool exportPdf(const QString& path, int width, int height);
     QImage renderImage(int width, int height, double scale = 1.0);
+    // The size the export dialog starts from (ChartExportDialog::defaultSize; the pane sets a
+    // figure's own size for a chart extracted from it).
+    void setExportSize(QSize size) { m_exportSize = size; }
+    QSize exportSize() const { return m_exportSize; }
 
     // The text the hover tooltip shows for a plottable's data point (tests use it).
     QString pointDescription(QCPAbstractPlottable* plottable, int dataIndex) const;
@@ -62,6 +66,8 @@ public slots:
 
 signals:
     void seriesVisibilityChanged(int index, bool visible);
+    // Export… wrote a file: its path and size (pixels, or a PDF's points), for a confirmation.
+    void exported(const QString& path, QSize size);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -91,6 +97,7 @@ private:
     QVector<double> m_pieValues;
     QString m_errorText;
     bool m_hasChart = false;
+    QSize m_exportSize; // invalid: ChartExportDialog::defaultSize()
     double m_xLower = 0, m_xUpper = 1, m_yLower = 0, m_yUpper = 1;
     double m_y2Lower = 0, m_y2Upper = 1;
     bool m_hasY2 = false;

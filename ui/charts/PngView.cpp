@@ -201,8 +201,12 @@ void PngView::saveWithDialog()
         return;
     const QString path = QFileDialog::getSaveFileName(this, tr("Save image"), QStringLiteral("figure.png"),
                                                       tr("PNG images (*.png)"));
-    if (!path.isEmpty() && !save(path))
+    if (path.isEmpty())
+        return;
+    if (!save(path))
         QMessageBox::warning(this, tr("Save image"), tr("Could not write %1.").arg(path));
+    else
+        emit saved(path, m_image.size());
 }
 
 bool PngView::eventFilter(QObject* watched, QEvent* event)

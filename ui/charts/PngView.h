@@ -40,6 +40,7 @@ public slots:
 
 signals:
     void zoomChanged(double zoom);
+    void saved(const QString& path, QSize size); // Save… wrote the picture
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -87,7 +87,7 @@ void ArtifactList::setArtifacts(const QList<RunArtifact>& artifacts, const QStri
         auto* save = new QPushButton(tr("Save As…"), row);
         open->setAccessibleName(tr("Open %1").arg(a.name));
         save->setAccessibleName(tr("Save %1 as").arg(a.name));
-        const bool kept = !a.content.isEmpty() || a.size == 0;
+        const bool kept = !a.content.isEmpty() || a.size == 0 || m_contentSource;
         open->setEnabled(kept && mayOpen(a));
         save->setEnabled(kept);
         if (!kept)
@@ -109,12 +109,18 @@ bool ArtifactList::saveTo(int i, const QString& path, QString* error) const
     if (i < 0 || i >= m_artifacts.size())
         return false;
     const RunArtifact& a = m_artifacts[i];
-    if (a.content.isEmpty() && a.size > 0) {
-        *error = tr("The content of %1 is not loaded").arg(a.name);
-        return false;
+    QByteArray content = a.content;
+    if (content.isEmpty() && a.size > 0) {
+        // Not in the preview: read from the run's stored copy, only now.
+        const std::optional<QByteArray> stored = m_contentSource ? m_contentSource(a.name) : std::nullopt;
+        if (!stored || stored->size() != a.size) {
+            *error = tr("The content of %1 is not loaded").arg(a.name);
+            return false;
+        }
+        content = *stored;
     }
     QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(a.content) != a.content.size()) {
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(content) != content.size()) {
         *error = tr("Cannot write %1: %2").arg(path, file.errorString());
         return false;
     }

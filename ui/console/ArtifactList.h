@@ -4,6 +4,8 @@
 
 #include <QList>
 #include <QWidget>
+#include <functional>
+#include <optional>
 
 class QVBoxLayout;
 
@@ -18,6 +20,11 @@ class ArtifactList : public QWidget {
 public:
     explicit ArtifactList(QWidget* parent = nullptr);
 
+    // Where the content of a file not loaded with the history's preview comes from (the run's
+    // stored copy, RunHistory; files over RunArtifact::jsonInlineBytes): asked when it is opened
+    // or saved. Set it before setArtifacts(); without one such files cannot be opened or saved.
+    using ContentSource = std::function<std::optional<QByteArray>(const QString& name)>;
+    void setContentSource(ContentSource source) { m_contentSource = std::move(source); }
     void setArtifacts(const QList<RunArtifact>& artifacts, const QString& runId);
     int count() const { return m_artifacts.size(); }
     int imageCount() const { return m_images; }
@@ -38,6 +45,7 @@ private:
     QVBoxLayout* m_layout;
     QList<RunArtifact> m_artifacts;
     QString m_runId;
+    ContentSource m_contentSource;
     int m_images = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include "core/documents/DocumentStore.h"
 #include "core/run/Run.h"
+#include "core/run/TracebackLines.h"
 #include "ui/charts/ChartPane.h"
 #include "ui/charts/PngView.h"
 #include "ui/console/RunController.h"
@@ -160,13 +161,15 @@ void RunCoordinator::showOutcome(Run* run)
     if (entry) {
         m_notebook->select(entry);
         showRunCharts(entry);
-        if (entry == m_notebook->entries().constLast())
+        // The end of the newest run is shown, unless the user scrolled away to read something
+        // else (ScrollFollower's rule: they get back to following by scrolling to the end).
+        if (entry == m_notebook->entries().constLast() && m_notebook->isFollowing())
             m_notebook->showLatest();
     }
     if (result.error) {
         const RunOrigin& origin = run->origin();
         auto* page = qobject_cast<EditorPage*>(origin.source.data());
-        if (const auto line = result.error->line(); line && page)
+        if (const auto line = TracebackLines::innermost(result.error->traceback, result.language, result.title); line && page)
             page->editor()->markErrorLine(*line + origin.firstLine - 1,
                                           result.error->name + QStringLiteral(": ") + result.error->value);
     }

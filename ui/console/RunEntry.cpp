@@ -2,6 +2,7 @@
 
 #include "core/accounting/Money.h"
 #include "core/run/Run.h"
+#include "core/run/TracebackLines.h"
 #include "ui/console/ArtifactList.h"
 #include "ui/console/ChartThumbnail.h"
 #include "ui/outputs/OutputsPanel.h"
@@ -14,6 +15,7 @@
 #include <QDateTime>
 #include <QEvent>
 #include <QFontDatabase>
+#include <QHash>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -145,6 +147,15 @@ RunEntry::RunEntry(int number, Run* run, std::optional<RunPreviewCuts> preview, 
     layout->addWidget(m_chartsRow);
     layout->addWidget(m_artifacts);
     connect(m_artifacts, &ArtifactList::fileError, this, &RunEntry::copyFailed);
+    // A file too big for the history's preview is read back from the stored run when opened.
+    m_artifacts->setContentSource([this](const QString& name) -> std::optional<QByteArray> {
+        const std::optional<ExecutionResult> whole = m_wholeSource && m_run ? m_wholeSource(m_run->id()) : std::nullopt;
+        if (whole)
+            for (const RunArtifact& a : whole->artifacts)
+                if (a.name == name)
+                    return a.content;
+        return std::nullopt;
+    });
     fitHeight(m_codeBlock, 14);
     updateHeader();
     updateStyle();
@@ -244,8 +255,13 @@ QString RunEntry::shown(RunPreview::Part part, const QString& text, bool* cut) c
 void RunEntry::showResult()
 {
     m_resultCut = m_preview && m_preview->result;
-    const std::optional<QString>& whole = this->result().result;
-    const QString result = whole ? shown(RunPreview::Part::Result, *whole, &m_resultCut) : QString();
+    const ExecutionResult& r = this->result();
+    const std::optional<QString>& whole = r.result;
+    // A DataFrame (or any value with a rich form) `result` is shown as that output, the run's
+    // last: its text form beside it would show it twice (issue 14).
+    const bool shownRich = whole && !r.outputs.isEmpty() && r.outputs.constLast().type != RunOutput::Type::Text
+                           && r.outputs.constLast().plain.trimmed() == whole->trimmed();
+    const QString result = whole && !shownRich ? shown(RunPreview::Part::Result, *whole, &m_resultCut) : QString();
     // A result keeps its lines (tables): but a cut line wraps, so that its marker is seen.
     const bool wrap = TextPreview::hasCutLine(result);
     m_result->setLineWrapMode(wrap ? QPlainTextEdit::WidgetWidth : QPlainTextEdit::NoWrap);
@@ -338,23 +354,25 @@ QString RunEntry::tracebackHtml(const QString& traceback) const
 {
     if (traceback.trimmed().isEmpty())
         return {};
-    // Python: 'File "...", line 3, in <module>'; Node: 'at file:///.../main.mjs:3:5'.
-    static const QRegularExpression linePattern(QStringLiteral("line (\\d+)|\\.[mc]?js:(\\d+):\\d+"));
+    const ExecutionResult& r = result();
+    const Language language = m_run && !m_run->hasResult() ? m_run->origin().language : r.language;
+    const QString title = !r.title.isEmpty() ? r.title : m_run ? m_run->origin().title : QString();
+    QHash<int, TracebackLines::Link> links;
+    for (const TracebackLines::Link& link : TracebackLines::links(traceback, language, title))
+        links.insert(link.textLine, link);
     // pre-wrap, not <pre>: a long line wraps instead of widening the entry past the view.
     QString html = QStringLiteral("<div style=\"margin:4px 0 0 0; white-space:pre-wrap; font-family:monospace\">");
     const int offset = m_run && m_run->origin().firstLine > 1 ? m_run->origin().firstLine - 1 : 0;
-    for (const QString& line : traceback.split(QLatin1Char('\n'))) {
-        const auto match = linePattern.match(line);
-        if (match.hasMatch()) {
-            const int group = match.captured(1).isEmpty() ? 2 : 1;
-            const QString number = match.captured(group);
+    const QStringList lines = traceback.split(QLatin1Char('\n'));
+    for (int i = 0; i < lines.size(); ++i) {
+        const QString& line = lines[i];
+        if (const auto it = links.constFind(i); it != links.cend()) {
             // A cell or a selection ran from an editor line further down: the text says the
             // editor's line, as the gutter mark does (the link keeps the run's own line).
             QString shownLine = line;
             if (offset > 0)
-                shownLine.replace(match.capturedStart(group), match.capturedLength(group),
-                                  QString::number(number.toInt() + offset));
-            html += QStringLiteral("<a href=\"line:%1\">%2</a>\n").arg(number, breakable(shownLine).toHtmlEscaped());
+                shownLine.replace(it->numberStart, it->numberLength, QString::number(it->codeLine + offset));
+            html += QStringLiteral("<a href=\"line:%1\">%2</a>\n").arg(it->codeLine).arg(breakable(shownLine).toHtmlEscaped());
         } else {
             html += breakable(line).toHtmlEscaped() + QLatin1Char('\n');
         }

@@ -1,6 +1,7 @@
 #include "ui/documents/DiffModel.h"
 
 #include <QFontDatabase>
+#include <QPoint>
 #include <algorithm>
 
 namespace sandpad {
@@ -15,6 +16,11 @@ void DiffModel::setDiff(const LineDiffResult& diff)
 {
     beginResetModel();
     m_diff = diff;
+    m_pairs = InlineDiff::pairedLines(m_diff);
+    m_pairsByNew.clear();
+    for (auto it = m_pairs.cbegin(); it != m_pairs.cend(); ++it)
+        m_pairsByNew.insert(it.value(), it.key());
+    m_inline.clear();
     rebuild();
     endResetModel();
 }
@@ -53,6 +59,8 @@ void DiffModel::setPalette(const QPalette& palette)
     m_removed = blend(red, dark ? 0.28 : 0.20);
     m_addedStrong = blend(green, dark ? 0.45 : 0.35);
     m_removedStrong = blend(red, dark ? 0.45 : 0.35);
+    m_addedInline = blend(green, dark ? 0.55 : 0.45);
+    m_removedInline = blend(red, dark ? 0.55 : 0.45);
     m_fold = palette.color(QPalette::AlternateBase);
     m_dim = palette.color(QPalette::PlaceholderText);
     if (!m_rows.empty())
@@ -152,6 +160,44 @@ QString DiffModel::lineText(const QString& line) const
     return text;
 }
 
+std::optional<InlineChanges> DiffModel::inlineChanges(int oldLine) const
+{
+    const auto pair = m_pairs.constFind(oldLine);
+    if (pair == m_pairs.cend())
+        return std::nullopt;
+    auto it = m_inline.constFind(oldLine);
+    if (it == m_inline.cend())
+        it = m_inline.insert(oldLine, InlineDiff::compute(m_diff.oldLines[oldLine], m_diff.newLines[*pair]));
+    return *it;
+}
+
+QVariantList DiffModel::inlineSpans(const Row& r, bool oldSide, bool unified) const
+{
+    const int line = oldSide ? r.oldLine : r.newLine;
+    const DiffOp op = oldSide ? r.oldOp : r.newOp;
+    if (line < 0 || r.folded > 0 || op == DiffOp::Equal)
+        return {};
+    const int oldLine = op == DiffOp::Removed ? line : m_pairsByNew.value(line, -1);
+    const auto changes = oldLine >= 0 ? inlineChanges(oldLine) : std::nullopt;
+    if (!changes)
+        return {};
+    const QString& text = op == DiffOp::Removed ? m_diff.oldLines[line] : m_diff.newLines[line];
+    // Offsets in the shown text: lineText() widens each tab to four spaces; unified adds "± ".
+    const int lead = unified ? 2 : 0;
+    auto shown = [&](int pos) {
+        int tabs = 0;
+        for (int i = 0; i < pos && i < text.size(); ++i)
+            tabs += text[i] == QLatin1Char('\t');
+        return lead + pos + 3 * tabs;
+    };
+    QVariantList spans;
+    for (const InlineSpan& span : op == DiffOp::Removed ? changes->removed : changes->added) {
+        const int start = shown(span.start);
+        spans.append(QPoint(start, shown(span.start + span.length) - start));
+    }
+    return spans;
+}
+
 QVariant DiffModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || index.row() >= rowCount())
@@ -206,6 +252,10 @@ QVariant DiffModel::data(const QModelIndex& index, int role) const
         if (isNumber)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
+    case InlineSpansRole:
+        return isNumber ? QVariant() : QVariant(inlineSpans(r, oldSide, unified));
+    case InlineColorRole:
+        return op == DiffOp::Added ? m_addedInline : m_removedInline;
     case OldOpRole:
         return r.folded > 0 || r.oldLine < 0 ? -1 : static_cast<int>(r.oldOp);
     case NewOpRole:

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "core/diff/InlineDiff.h"
 #include "core/diff/LineDiff.h"
 
 #include <QAbstractTableModel>
 #include <QColor>
 #include <QFont>
+#include <QHash>
 #include <QPalette>
 #include <vector>
 
@@ -16,7 +18,13 @@ class DiffModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum class Layout { Unified, SideBySide };
-    enum Role { OldOpRole = Qt::UserRole + 1, NewOpRole };   // int(DiffOp) or -1 for no line
+    enum Role {
+        OldOpRole = Qt::UserRole + 1, NewOpRole,   // int(DiffOp) or -1 for no line
+        // A text cell of a replaced line: the changed stretches within it, as QPoint(start,
+        // length) in the shown text (DisplayRole), for DiffLineDelegate; empty when none.
+        InlineSpansRole,
+        InlineColorRole,                           // the stronger tint those stretches get
+    };
 
     explicit DiffModel(QObject* parent = nullptr);
 
@@ -39,6 +47,8 @@ public:
     int textColumnCount() const { return m_layout == Layout::Unified ? 1 : 2; }
     QColor addedColor() const { return m_added; }
     QColor removedColor() const { return m_removed; }
+    // The within-line changes of an old line replaced by a paired new one (InlineDiff), if any.
+    std::optional<InlineChanges> inlineChanges(int oldLine) const;
 
 private:
     struct Row {
@@ -48,12 +58,15 @@ private:
     };
     void rebuild();
     QString lineText(const QString& line) const;
+    QVariantList inlineSpans(const Row& r, bool oldSide, bool unified) const;
 
     LineDiffResult m_diff;
     Layout m_layout = Layout::Unified;
     int m_context = 3;
     std::vector<Row> m_rows;
-    QColor m_added, m_removed, m_addedStrong, m_removedStrong, m_fold, m_dim;
+    QColor m_added, m_removed, m_addedStrong, m_removedStrong, m_addedInline, m_removedInline, m_fold, m_dim;
+    QHash<int, int> m_pairs, m_pairsByNew;  // replaced lines: old -> new, new -> old
+    mutable QHash<int, std::optional<InlineChanges>> m_inline; // by old line, computed when shown
     QFont m_font;
 };
 

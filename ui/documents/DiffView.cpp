@@ -1,5 +1,6 @@
 #include "ui/documents/DiffView.h"
 
+#include "ui/documents/DiffLineDelegate.h"
 #include "ui/documents/DiffModel.h"
 
 #include <QCheckBox>
@@ -40,6 +41,7 @@ DiffView::DiffView(QWidget* parent)
     next->setToolTip(tr("Next change (F7)"));
 
     m_table->setModel(m_model);
+    m_table->setItemDelegate(new DiffLineDelegate(m_table)); // within-line changes
     m_table->setAccessibleName(tr("Diff lines"));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setShowGrid(false);

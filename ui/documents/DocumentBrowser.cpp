@@ -176,13 +176,19 @@ void DocumentBrowser::buildUi()
     m_revisionTable->addActions({m_viewAction, m_diffAction, m_restoreRevisionAction, m_runAction,
                                  m_exportAction});
 
-    auto button = [this](QAction* action, const QString& label) {
+    // A push button is at least the style's standard width (about 80 px): five of them in a row
+    // made the dock, and with it the window, too wide for a 1024 px screen. Just their text.
+    auto fitButton = [](QPushButton* b) {
+        b->setMinimumWidth(b->fontMetrics().horizontalAdvance(b->text().remove(QLatin1Char('&'))) + 18);
+    };
+    auto button = [this, fitButton](QAction* action, const QString& label) {
         auto* b = new QPushButton(label, this);
         b->setAccessibleName(action->text());
         b->setToolTip(action->toolTip());
         connect(b, &QPushButton::clicked, action, &QAction::trigger);
         connect(action, &QAction::enabledChanged, b, &QPushButton::setEnabled);
         b->setEnabled(action->isEnabled());
+        fitButton(b);
         return b;
     };
 
@@ -201,6 +207,7 @@ void DocumentBrowser::buildUi()
         else
             m_deleteAction->trigger();
     });
+    fitButton(m_deleteButton);
     docButtons->addWidget(m_deleteButton);
     docButtons->addWidget(button(m_importAction, tr("Import")));
     docButtons->addStretch();

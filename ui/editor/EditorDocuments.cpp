@@ -54,11 +54,16 @@ void EditorDocuments::openFileWithDialog()
 EditorPage* EditorDocuments::openFile(const QString& path)
 {
     QString error;
-    // A notebook opens as its cells, never as its JSON.
-    EditorPage* page = NotebookFiles::isNotebookPath(path) ? m_notebooks->open(path, &error) : m_tabs->openFile(path, &error);
+    EditorPage* page = openFileQuietly(path, &error);
     if (!page)
         QMessageBox::warning(m_window, tr("Open"), error);
     return page;
+}
+
+EditorPage* EditorDocuments::openFileQuietly(const QString& path, QString* error)
+{
+    // A notebook opens as its cells, never as its JSON.
+    return NotebookFiles::isNotebookPath(path) ? m_notebooks->open(path, error) : m_tabs->openFile(path, error);
 }
 
 bool EditorDocuments::saveCurrent(bool askPath)

@@ -50,6 +50,10 @@ EditorPage::EditorPage(const QString& untitledName, QWidget* parent)
         emit languageChanged(language());
     });
     connect(m_editor, &QsciScintilla::modificationChanged, this, &EditorPage::titleChanged);
+    connect(m_editor, &QsciScintilla::modificationChanged, this, [this](bool modified) {
+        if (!modified && !m_note.isEmpty())
+            setNote({}); // saved: what the note said is past
+    });
     setFocusProxy(m_editor);
     updateLocation();
 }
@@ -84,6 +88,7 @@ void EditorPage::setSource(EditorSource source)
     if (QString* t = storedTitle(source); t && t->isEmpty())
         *t = title(); // no title given: the tab keeps its name
     m_source = std::move(source);
+    m_note.clear();
     const bool readOnly = isReadOnlyRevision();
     m_editor->setReadOnly(readOnly);
     m_language->setEnabled(!readOnly);
@@ -150,6 +155,14 @@ void EditorPage::updateLocation()
         m_path->setText(path.isEmpty() ? tr("not saved") : QFileInfo(path).absoluteFilePath());
         m_path->setAccessibleName(tr("File"));
     }
+    if (!m_note.isEmpty())
+        m_path->setText(tr("%1 — ⚠ %2").arg(m_path->text(), m_note));
+}
+
+void EditorPage::setNote(const QString& note)
+{
+    m_note = note;
+    updateLocation();
 }
 
 bool EditorPage::isModified() const { return m_editor->isModified(); }

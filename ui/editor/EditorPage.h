@@ -74,6 +74,10 @@ public:
     // A stable id for the recovery journal (a UUID made at construction).
     QString tabId() const { return m_tabId; }
     QString locationText() const; // the label over the editor (file path, document, revision)
+    // A note shown after the location until the tab is saved (e.g. its file vanished since the
+    // last session); empty: none.
+    void setNote(const QString& note);
+    QString note() const { return m_note; }
 
 signals:
     void titleChanged();
@@ -86,6 +90,7 @@ private:
     AttachmentStrip* m_attachments;
     EditorSource m_source;
     QString m_tabId;
+    QString m_note;
     void updateLocation();
 };
 

@@ -6,9 +6,12 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -172,6 +175,21 @@ QWidget* SettingsDialog::buildProviderPage()
     return page;
 }
 
+namespace {
+// The installed example command provider (packaging/Packaging.cmake), next to the app or system-wide.
+QString commandProviderExample()
+{
+    const QString name = QStringLiteral("command-provider-example.py");
+    for (const QString& dir : {QCoreApplication::applicationDirPath() + QStringLiteral("/../share/sandpad"),
+                               QStringLiteral("/usr/share/sandpad")}) {
+        const QFileInfo info(QDir(dir).filePath(name));
+        if (info.isFile() && info.isExecutable())
+            return QDir::cleanPath(info.absoluteFilePath());
+    }
+    return {};
+}
+} // namespace
+
 QWidget* SettingsDialog::buildProviderFields(const QString& provider)
 {
     if (provider == u"none") {
@@ -201,9 +219,28 @@ QWidget* SettingsDialog::buildProviderFields(const QString& provider)
         addLine(form, QStringLiteral("daytonaApiUrl"), tr("API &URL:"), QStringLiteral("DAYTONA_API_URL"))
             ->setPlaceholderText(QStringLiteral("https://app.daytona.io/api"));
     } else if (provider == u"command") {
-        addLine(form, QStringLiteral("commandProviderPath"), tr("E&xecutable:"),
-                QStringLiteral("SANDPAD_COMMAND_PROVIDER"), false, true)
-            ->setPlaceholderText(tr("a program speaking the command provider protocol"));
+        QLineEdit* path = addLine(form, QStringLiteral("commandProviderPath"), tr("E&xecutable:"),
+                                  QStringLiteral("SANDPAD_COMMAND_PROVIDER"), false, true);
+        path->setPlaceholderText(tr("a program speaking the command provider protocol"));
+        // What it needs, said where it is set: a Docker, SSH or Kubernetes runner plugs in here.
+        auto* help = new QLabel(tr("Any executable that speaks Sandpad's JSON-lines protocol on its stdin and "
+                                   "stdout (Help > Documentation: providers, “Command providers”): it creates a "
+                                   "sandbox, runs commands in it with their output streamed, reads files back "
+                                   "and destroys it. Validate starts it once and asks it to check itself."),
+                                box);
+        help->setObjectName(QStringLiteral("commandProviderHelp"));
+        help->setWordWrap(true);
+        help->setEnabled(false); // greyed: informative
+        form->addRow(QString(), help);
+        // The example that comes with Sandpad (bubblewrap behind the protocol), when installed.
+        const QString example = commandProviderExample();
+        if (!example.isEmpty()) {
+            auto* useExample = new QPushButton(tr("Use the &Example"), box);
+            useExample->setObjectName(QStringLiteral("commandProviderExample"));
+            useExample->setToolTip(example);
+            connect(useExample, &QPushButton::clicked, path, [path, example] { path->setText(example); });
+            form->addRow(QString(), useExample);
+        }
     }
     return box;
 }
@@ -334,7 +371,7 @@ void SettingsDialog::setSelectedProvider(const QString& provider)
 {
     int index = m_provider->findData(provider);
     if (index < 0 && !provider.isEmpty()) {
-        // A provider this dialog has no page for (e.g. "command"): keep it selectable as is.
+        // A provider this dialog has no page for (a newer version's): keep it selectable as is.
         m_provider->addItem(provider, provider);
         index = m_provider->count() - 1;
     }

@@ -1,6 +1,7 @@
 #include "ui/statusbar/RunProgress.h"
 
 #include "core/run/Run.h"
+#include "core/sandbox/RunControl.h"
 #include "ui/console/RunController.h"
 
 namespace sandpad {
@@ -23,6 +24,7 @@ void RunProgress::onStarted(Run* run)
             m_tick.stop();
             m_run = nullptr;
         }
+        m_status->setLastRun(run->provider(), modeOf(*run));
     });
     update();
 }
@@ -33,8 +35,19 @@ void RunProgress::update()
         m_tick.stop();
         return;
     }
-    const RunStatusBar::RunMode mode = m_modeSource ? m_modeSource(*m_run) : RunStatusBar::RunMode::Fresh;
-    m_status->setRunProgress(m_run->provider(), mode, m_elapsed.elapsed(), m_costSoFar ? m_costSoFar() : 0);
+    m_status->setRunProgress(m_run->provider(), modeOf(*m_run), m_elapsed.elapsed(), m_costSoFar ? m_costSoFar() : 0);
+}
+
+RunStatusBar::RunMode RunProgress::modeOf(const Run& run) const
+{
+    return m_modeSource ? m_modeSource(run) : sandboxMode(run);
+}
+
+RunStatusBar::RunMode RunProgress::sandboxMode(const Run& run)
+{
+    // The provider says whether it served a pre-started sandbox: live, then in the result.
+    const bool pooled = run.control().isPrestarted() || (run.hasResult() && run.result().prestarted);
+    return pooled ? RunStatusBar::RunMode::Pooled : RunStatusBar::RunMode::Fresh;
 }
 
 } // namespace sandpad

@@ -23,8 +23,11 @@ public:
 
     RunProgress(RunController* runs, RunStatusBar* status, CostSource costSoFar, QObject* parent = nullptr);
 
-    // The hook for session runs and pre-started sandboxes: without one every run is Fresh.
+    // The hook for session runs: without one a run is Pooled when its provider served a
+    // pre-started sandbox (RunControl::isPrestarted, ExecutionResult::prestarted), else Fresh.
     void setModeSource(ModeSource source) { m_modeSource = std::move(source); }
+    RunStatusBar::RunMode modeOf(const Run& run) const;
+    static RunStatusBar::RunMode sandboxMode(const Run& run); // Pooled or Fresh
     // Shows the current state now (the timer calls it every second).
     void update();
     bool isTicking() const { return m_tick.isActive(); }

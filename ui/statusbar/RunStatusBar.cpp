@@ -3,9 +3,14 @@
 #include "core/accounting/Money.h"
 #include "ui/console/ElapsedTime.h"
 
+#include <QDesktopServices>
+#include <QDir>
 #include <QEvent>
+#include <QFileInfo>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QTimer>
+#include <QUrl>
 
 namespace sandpad {
 
@@ -31,6 +36,18 @@ RunStatusBar::RunStatusBar(QWidget* parent)
     addPermanentWidget(m_total);
     addPermanentWidget(m_credits);
     m_credits->hide();
+    // Permanent, so that a passing showMessage() does not hide the confirmation.
+    m_saved = makeLabel(this, tr("Saved file"));
+    m_saved->setTextFormat(Qt::RichText);
+    m_saved->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    insertPermanentWidget(1, m_saved); // after the run state, before the provider
+    m_saved->hide();
+    connect(m_saved, &QLabel::linkActivated, this, &RunStatusBar::openSavedFolder);
+    m_savedTimer = new QTimer(this);
+    m_savedTimer->setSingleShot(true);
+    m_savedTimer->setInterval(kSavedMs);
+    connect(m_savedTimer, &QTimer::timeout, m_saved, &QWidget::hide);
+    m_openFolder = [](const QString& folder) { QDesktopServices::openUrl(QUrl::fromLocalFile(folder)); };
     setRunning(false);
     setLastRunCost(0);
     m_lastCost->setText(tr("Last run: —"));
@@ -93,7 +110,21 @@ void RunStatusBar::setCreditsBalance(std::optional<qint64> micros)
 void RunStatusBar::setRunning(bool running)
 {
     m_running = running;
-    m_run->setText(running ? tr("Running…") : tr("Ready"));
+    if (running)
+        m_run->setText(tr("Running…"));
+    else if (m_lastMode)
+        m_run->setText(tr("Ready · last run: %1, %2")
+                           .arg(m_lastProvider.isEmpty() ? tr("no provider") : m_lastProvider, runModeName(*m_lastMode)));
+    else
+        m_run->setText(tr("Ready"));
+}
+
+void RunStatusBar::setLastRun(const QString& provider, RunMode mode)
+{
+    m_lastProvider = provider;
+    m_lastMode = mode;
+    if (!m_running)
+        setRunning(false);
 }
 
 QString RunStatusBar::runModeName(RunMode mode)
@@ -116,6 +147,30 @@ void RunStatusBar::setRunProgress(const QString& provider, RunMode mode, qint64 
 }
 
 QString RunStatusBar::runText() const { return m_run->text(); }
+
+void RunStatusBar::showSaved(const QString& path, const QString& message)
+{
+    m_savedFolder = QFileInfo(path).absolutePath();
+    m_saved->setText(tr("%1 · <a href=\"folder\">Open Folder</a>").arg(message.toHtmlEscaped()));
+    m_saved->setToolTip(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath()));
+    m_saved->show();
+    m_savedTimer->start();
+}
+
+QString RunStatusBar::savedText() const
+{
+    if (m_saved->isHidden())
+        return {};
+    QString t = m_saved->text();
+    t.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
+    return t;
+}
+
+void RunStatusBar::openSavedFolder()
+{
+    if (!m_savedFolder.isEmpty() && m_openFolder)
+        m_openFolder(m_savedFolder);
+}
 
 QString RunStatusBar::providerText() const
 {

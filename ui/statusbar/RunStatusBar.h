@@ -1,9 +1,11 @@
 #pragma once
 
 #include <QStatusBar>
+#include <functional>
 #include <optional>
 
 class QLabel;
+class QTimer;
 
 namespace sandpad {
 
@@ -29,6 +31,17 @@ public:
     // and the session's cost so far. Ignored when not running.
     void setRunProgress(const QString& provider, RunMode mode, qint64 elapsedMs, qint64 costSoFarMicros);
     QString runText() const;
+    // How the last run got its sandbox, shown after "Ready" once it has ended ("Ready · last
+    // run: local, pre-started sandbox"): a pooled run is over before a second has ticked.
+    void setLastRun(const QString& provider, RunMode mode);
+    // A file was written ("Saved chart.png, 1600×1000"): the message and an Open Folder link
+    // to its folder, for kSavedMs.
+    void showSaved(const QString& path, const QString& message);
+    QString savedText() const; // empty when not shown
+    void openSavedFolder();     // what the link does
+    // Opens a folder (default: the desktop's file manager); tests replace it.
+    void setFolderOpener(std::function<void(const QString& folder)> opener) { m_openFolder = std::move(opener); }
+    static constexpr int kSavedMs = 15000;
 
     QString providerText() const;
     QString lastCostText() const;
@@ -42,9 +55,15 @@ protected:
 private:
     void updateProvider();
     QLabel *m_run, *m_provider, *m_lastCost, *m_total, *m_credits;
+    QLabel* m_saved = nullptr;
+    QTimer* m_savedTimer = nullptr;
+    QString m_savedFolder;
+    std::function<void(const QString& folder)> m_openFolder;
     QString m_providerName, m_validationDetail;
     Validation m_validation = Validation::Unknown;
     bool m_running = false;
+    std::optional<RunMode> m_lastMode;
+    QString m_lastProvider;
 };
 
 } // namespace sandpad

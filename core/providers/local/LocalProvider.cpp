@@ -243,6 +243,7 @@ std::unique_ptr<Sandbox> LocalProvider::create(const SandboxOptions& options, Ru
                             QStringLiteral("Running as root needs setpriv (util-linux) to drop privileges"));
     if (auto pooled = m_pool->take(options, control)) {
         ++m_pooledCreates;
+        control.setPrestarted(); // the run says so (status bar, result)
         return pooled;
     }
     if (control.isCancelled())

@@ -8,10 +8,12 @@
 #include "ui/editor/EditorTabs.h"
 #include "ui/editor/PythonAssist.h"
 #include "ui/help/HelpPane.h"
+#include "ui/theme/Theme.h"
 
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QTest>
+#include <QTextBrowser>
 
 using namespace sandpad;
 
@@ -38,7 +40,10 @@ private slots:
     {
         if (!QFileInfo::exists("/usr/bin/bwrap") || !QFileInfo::exists("/usr/lib/python3/dist-packages/jedi"))
             QSKIP("needs bubblewrap and python3-jedi");
-        m_service = std::make_unique<CompletionService>();
+        // A deadline that a loaded machine meets too: these tests are about answers, not speed.
+        CompletionService::Options options;
+        options.deadlineMs = 10000;
+        m_service = std::make_unique<CompletionService>(options);
         MainWindowServices services;
         services.completion = m_service.get();
         m_window = std::make_unique<MainWindow>(services);
@@ -126,6 +131,18 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->helpPane()->title().startsWith("json.dumps"), 30000);
         QVERIFY(m_window->helpPane()->plainText().contains("JSON"));
         QVERIFY(!editor->text().contains('\t')); // Ctrl+I was not typed as a Tab
+    }
+
+    void theHelpPaneFollowsTheTheme()
+    {
+        auto* text = m_window->helpPane()->findChild<QTextBrowser*>(QStringLiteral("helpText"));
+        QVERIFY(text);
+        Theme::apply(QStringLiteral("dark"));
+        QTRY_VERIFY(text->palette().color(QPalette::Base).lightness() < 128);
+        QVERIFY(text->palette().color(QPalette::Text).lightness() > 128);
+        Theme::apply(QStringLiteral("light"));
+        QTRY_VERIFY(text->palette().color(QPalette::Base).lightness() > 128);
+        Theme::apply(QStringLiteral("system"));
     }
 
     void helpInJavaScriptSaysWhy()

@@ -1,6 +1,5 @@
 #include "ui/help/HelpPane.h"
 
-#include <QEvent>
 #include <QFontDatabase>
 #include <QLabel>
 #include <QTextBrowser>
@@ -59,14 +58,6 @@ void HelpPane::render()
         parts << part;
     }
     m_text->setPlainText(parts.join(QStringLiteral("\n\n\u2500\u2500\u2500\u2500\n\n")));
-}
-
-void HelpPane::changeEvent(QEvent* event)
-{
-    QWidget::changeEvent(event);
-    // QTextBrowser paints with the palette; nothing of the old theme is kept in the text.
-    if (event->type() == QEvent::PaletteChange)
-        m_text->setPalette(palette());
 }
 
 } // namespace sandpad

@@ -10,8 +10,8 @@ class QTextBrowser;
 namespace sandpad {
 
 // The help pane (F1 / Ctrl+I, like Spyder's): the signature and docstring of the name under the
-// cursor, as the Python language service gives them. Plain text in the palette's colours, so it
-// follows the theme.
+// cursor, as the Python language service gives them. Plain text with no colours of its own: the
+// palette's, so it follows a theme change at once.
 class HelpPane : public QWidget {
     Q_OBJECT
 public:
@@ -21,9 +21,6 @@ public:
     void showHelp(const QString& word, const QList<HelpEntry>& entries, const QString& message = {});
     QString title() const;
     QString plainText() const;
-
-protected:
-    void changeEvent(QEvent* event) override;
 
 private:
     void render();

@@ -101,6 +101,7 @@ CleanupReport CompletionService::shutdown()
     {
         std::lock_guard lock(m_mutex);
         m_stopping = true;
+        m_abort = true;
         m_wake.notify_all();
     }
     if (m_worker.joinable())
@@ -139,8 +140,9 @@ bool CompletionService::startSandbox(std::unique_lock<std::mutex>& lock)
         ++m_starts;
         m_sandbox = std::make_unique<LocalServiceSandbox>(
             *m_provider, options, QList<SandboxFile>{SandboxFile{command.argv[1], script, 0444}}, command);
-        if (!m_sandbox->waitReady(m_options.startTimeoutMs, m_options.memoryMb))
-            throw ProviderError(ProviderError::Kind::Io, QStringLiteral("Jedi did not start in its sandbox (is python3-jedi installed?)"));
+        if (!m_sandbox->waitReady(m_options.startTimeoutMs, m_options.memoryMb, &m_abort))
+            throw ProviderError(ProviderError::Kind::Io, m_abort ? QStringLiteral("shut down while starting")
+                                                                 : QStringLiteral("Jedi did not start in its sandbox (is python3-jedi installed?)"));
         m_pid1 = m_sandbox->pid1();
         m_interpreterPid = m_sandbox->interpreterPid();
     } catch (const std::exception& e) {

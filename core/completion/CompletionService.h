@@ -101,6 +101,7 @@ private:
     std::unique_ptr<LocalServiceSandbox> m_sandbox;
     CleanupReport m_cleanup{true, {}};
     std::atomic<bool> m_ready{false};
+    std::atomic<bool> m_abort{false}; // shutdown(): a start under way gives up (the app quits at once)
     std::atomic<int> m_starts{0};
     std::atomic<int> m_pid1{-1};
     std::atomic<int> m_interpreterPid{-1};

@@ -196,6 +196,20 @@ private slots:
         QVERIFY(names(import).isEmpty());
     }
 
+    void aShutdownWhileStartingEndsTheStart()
+    {
+        // The app quits while the service still warms up: the start gives up (no waiting for
+        // the warm-up) and its sandbox is confirmed gone.
+        const int before = hostProcessesWith("jedi_service.py");
+        CompletionService starting;
+        starting.start();
+        QTRY_VERIFY_WITH_TIMEOUT(starting.starts() == 1 && hostProcessesWith("jedi_service.py") > before, 60000);
+        QVERIFY(!starting.isReady());
+        const CleanupReport report = starting.shutdown();
+        QVERIFY2(report.confirmed, qPrintable(report.detail));
+        QCOMPARE(hostProcessesWith("jedi_service.py"), before);
+    }
+
     void nothingOutlivesAnAppThatDies()
     {
         // This binary again, as an "app" that starts the service and is then SIGKILLed: the

@@ -30,11 +30,11 @@ LocalServiceSandbox::~LocalServiceSandbox()
     destroy();
 }
 
-bool LocalServiceSandbox::waitReady(int timeoutMs, int memoryMb)
+bool LocalServiceSandbox::waitReady(int timeoutMs, int memoryMb, const std::atomic<bool>* abort)
 {
     if (m_destroyed)
         return false;
-    if (!m_sandbox->waitReady(timeoutMs)) {
+    if (!m_sandbox->waitReady(timeoutMs, abort)) {
         destroy();
         return false;
     }

@@ -4,6 +4,7 @@
 #include "core/sandbox/Sandbox.h"
 
 #include <QByteArray>
+#include <atomic>
 #include <memory>
 
 namespace sandpad {
@@ -28,8 +29,9 @@ public:
     LocalServiceSandbox& operator=(const LocalServiceSandbox&) = delete;
 
     // Waits for "ready" (the warm-up), then lowers the address space to `memoryMb` above what the
-    // warm-up occupies. False when the program died or the time ran out (the sandbox is then ended).
-    bool waitReady(int timeoutMs, int memoryMb);
+    // warm-up occupies. False when the program died, the time ran out or *abort became true
+    // (checked every 100 ms); the sandbox is then ended.
+    bool waitReady(int timeoutMs, int memoryMb, const std::atomic<bool>* abort = nullptr);
     bool isReady() const { return m_ready; }
     bool isAlive();
     // Sends bytes (a request line) within timeoutMs; false when the program is gone or stuck.

@@ -33,8 +33,10 @@ def _cut(text, limit):
 
 def _completions(script, line, column):
     out = []
+    # Names only: Jedi infers a completion's `type` lazily, and for a module like numpy the first
+    # 200 of them cost seconds; the editor's list shows names.
     for c in script.complete(line, column):
-        out.append({"name": _cut(c.name, MAX_NAME), "type": _cut(c.type, 40)})
+        out.append({"name": _cut(c.name, MAX_NAME)})
         if len(out) >= MAX_ITEMS:
             break
     return {"completions": out}
@@ -50,16 +52,19 @@ def _signatures(script, line, column):
 
 
 def _help(script, line, column):
-    out = []
+    entries = []
     names = script.help(line, column) or script.infer(line, column)
-    for n in names[:MAX_HELP]:
+    for n in names[:MAX_HELP * 2]:
         try:
-            doc = n.docstring()
+            doc, raw = n.docstring(), n.docstring(raw=True)
         except Exception:
-            doc = ""
-        out.append({"name": _cut(n.name or "", MAX_NAME), "full_name": _cut(n.full_name or "", MAX_NAME),
-                    "type": _cut(n.type or "", 40), "doc": _cut(doc, MAX_DOC)})
-    return {"help": out}
+            doc, raw = "", ""
+        entries.append((not raw, {"name": _cut(n.name or "", MAX_NAME), "full_name": _cut(n.full_name or "", MAX_NAME),
+                                  "type": _cut(n.type or "", 40), "doc": _cut(doc, MAX_DOC)}))
+    # Documented definitions first: `os.path.join` is posixpath's and ntpath's (the stub's union),
+    # in no fixed order, and only one of them has a docstring.
+    entries.sort(key=lambda e: e[0])
+    return {"help": [e[1] for e in entries[:MAX_HELP]]}
 
 
 OPS = {"complete": _completions, "signatures": _signatures, "help": _help}

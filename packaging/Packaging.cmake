@@ -41,10 +41,11 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${PROJECT_HOMEPAGE_URL}")
 # Shared-library dependencies (Qt 6, QScintilla, QCustomPlot, QtKeychain, libseccomp) come from
 # dpkg-shlibdeps (libpng too); the programs the sandbox starts are not linked, so they are listed by
-# hand. slirp4netns is only needed for runs with the network allowed.
+# hand. slirp4netns is only needed for runs with the network allowed; python3-jedi for the editor's
+# Python completion, calltips and help (without it the editor completes words).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "bubblewrap, python3, python3-matplotlib, python3-pandas, python3-numpy, python3-sympy, nodejs | node, libqt6sql6-sqlite")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core, slirp4netns, python3-plotly")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core, slirp4netns, python3-plotly, python3-jedi")
 
 include(CPack)

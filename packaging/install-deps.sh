@@ -15,6 +15,7 @@ packages=(
   slirp4netns  # "network allowed": user-mode networking without the host's loopback
   python3 python3-pip python3-matplotlib python3-pandas python3-numpy python3-sympy
   python3-plotly  # plotly figures become native charts (no browser, no kaleido)
+  python3-jedi  # the editor's Python completion, calltips and help (core/completion, in a sandbox)
   python3-nbformat  # tests: every exported .ipynb is checked by nbformat.validate (tests/ipynb)
   fonts-dejavu-core
   # headless GUI tests and screenshots

@@ -21,7 +21,9 @@
 #include "ui/editor/EditorTabs.h"
 #include "ui/editor/FindReplaceBar.h"
 #include "ui/examples/ExamplesMenu.h"
+#include "ui/editor/PythonAssist.h"
 #include "ui/help/DocumentationBrowser.h"
+#include "ui/help/HelpPane.h"
 #include "ui/help/ShortcutSheet.h"
 #include "ui/MainWindowActions.h"
 #include "ui/notebookio/NotebookFiles.h"
@@ -65,6 +67,7 @@ MainWindow::MainWindow(const MainWindowServices& services, QWidget* parent)
     m_editorDocuments = new EditorDocuments(m_tabs, services.documents, services.recoveryDir, this);
     connect(m_editorDocuments, &EditorDocuments::statusMessage, m_status, &QStatusBar::showMessage);
     buildDocumentsDock();
+    buildHelpDock();
     m_runs = new RunController(services.executor, m_notebook, this);
     m_runs->setHistory(services.history, services.saveRunsToHistory);
     m_runner = new RunCoordinator(m_runs, m_tabs, m_notebook, m_charts, m_status, m_actions, services.documents, this);
@@ -214,6 +217,7 @@ void MainWindow::connectActions()
         sheet->setAttribute(Qt::WA_DeleteOnClose);
         sheet->show();
     });
+    connect(a->helpAtCursor, &QAction::triggered, this, &MainWindow::showHelpAtCursor);
     connect(a->documentation, &QAction::triggered, this, [this] {
         auto* docs = new DocumentationBrowser(this);
         docs->setAttribute(Qt::WA_DeleteOnClose);
@@ -391,6 +395,36 @@ QList<EditorPage*> MainWindow::restoreOpenTabs()
 }
 
 // --- Saved documents --------------------------------------------------------------------------
+
+void MainWindow::buildHelpDock()
+{
+    // Hidden until the first F1 / Ctrl+I. Python tabs get Jedi's completions and calltips when
+    // the session gave a language service (ui/editor/PythonAssist); the others word completion.
+    m_helpPane = new HelpPane;
+    m_helpDock = new QDockWidget(tr("Help"), this);
+    m_helpDock->setObjectName(QStringLiteral("helpDock"));
+    m_helpDock->setAccessibleName(tr("Help"));
+    m_helpDock->setWidget(m_helpPane);
+    addDockWidget(Qt::RightDockWidgetArea, m_helpDock);
+    m_helpDock->hide();
+    if (!m_services.completion)
+        return;
+    m_assist = new PythonAssist(m_services.completion, this);
+    connect(m_assist, &PythonAssist::helpReady, m_helpPane, &HelpPane::showHelp);
+    connect(m_tabs, &EditorTabs::pageAdded, m_assist, [this](EditorPage* page) { m_assist->attach(page->editor()); });
+}
+
+void MainWindow::showHelpAtCursor()
+{
+    m_helpDock->show();
+    m_helpDock->raise();
+    CodeEditor* editor = m_tabs->currentEditor();
+    if (m_assist)
+        m_assist->requestHelp(editor);
+    else
+        m_helpPane->showHelp(editor ? editor->wordAtCursor() : QString(), {},
+                             tr("No Python language service in this window (python3-jedi and the local sandbox)."));
+}
 
 void MainWindow::buildDocumentsDock()
 {

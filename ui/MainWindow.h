@@ -16,6 +16,9 @@ class QSplitter;
 namespace sandpad {
 
 class CodeEditor;
+class CompletionService;
+class HelpPane;
+class PythonAssist;
 class CreditsAccount;
 class DocumentBrowser;
 class DocumentStore;
@@ -54,6 +57,7 @@ struct MainWindowServices {
     QString recoveryDir;                               // the data dir: unsaved text is journaled there
     std::function<void(QWidget* parent)> openWorkspace; // File > Open Workspace… (the session's business)
     std::function<void(Language)> warmLanguage;        // a tab of this language is open: pre-start its sandboxes
+    CompletionService* completion = nullptr;           // Jedi for Python tabs; null: word completion only
 };
 
 // The main window: editor tabs on the left, the run notebook and the chart pane on the right,
@@ -80,6 +84,10 @@ public:
     QDockWidget* documentsDock() const { return m_documentsDock; }
     RecoveryJournal* journal() const; // null without services.recoveryDir
     EditorDocuments* editorDocuments() const { return m_editorDocuments; }
+    HelpPane* helpPane() const { return m_helpPane; }
+    QDockWidget* helpDock() const { return m_helpDock; }
+    PythonAssist* pythonAssist() const { return m_assist; } // null without services.completion
+    void showHelpAtCursor(); // F1 / Ctrl+I
 
     // Saved documents. Save (Ctrl+S) on a document tab appends a revision; these are what the
     // dock's signals lead to.
@@ -120,6 +128,7 @@ private:
     void connectActions();
     void startValidation();
     void buildDocumentsDock();
+    void buildHelpDock();
     void updateTitle();
     void refreshCredits();
     void openUsage();
@@ -144,6 +153,9 @@ private:
     DocumentBrowser* m_browser = nullptr;
     QDockWidget* m_documentsDock = nullptr;
     EditorDocuments* m_editorDocuments = nullptr; // opening, saving, closing tabs; the journal
+    HelpPane* m_helpPane = nullptr;
+    QDockWidget* m_helpDock = nullptr;
+    PythonAssist* m_assist = nullptr;             // completions, calltips and help from Jedi
 };
 
 } // namespace sandpad

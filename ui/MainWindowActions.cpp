@@ -87,6 +87,8 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     keyboardShortcuts = make(w, tr("&Keyboard Shortcuts"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Slash)},
                              tr("Every key of the window, from its actions"));
     documentation = make(w, tr("&Documentation"), {}, tr("The bundled documentation (README, docs/)"));
+    helpAtCursor = make(w, tr("&Help for the Name at the Cursor"), {QKeySequence(Qt::Key_F1), QKeySequence(Qt::CTRL | Qt::Key_I)},
+                        tr("The signature and documentation of the Python name under the cursor, in the help pane"));
 
     examples = new ExamplesMenu(w);
 
@@ -131,7 +133,7 @@ MainWindowActions::MainWindowActions(QMainWindow* w) : QObject(w)
     view->addSeparator();
     view->addAction(usage);
     QMenu* help = bar->addMenu(tr("&Help"));
-    help->addActions({keyboardShortcuts, documentation});
+    help->addActions({helpAtCursor, keyboardShortcuts, documentation});
     help->addSeparator();
     help->addAction(about);
 

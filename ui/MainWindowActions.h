@@ -26,7 +26,7 @@ public:
     QAction *nextTab, *previousTab;
     QAction *runAll, *runCell, *runSelection, *stop;
     QAction *focusEditor, *focusNotebook, *clearNotebook, *saveOutput;
-    QAction *settings, *usage, *about, *keyboardShortcuts, *documentation;
+    QAction *settings, *usage, *about, *keyboardShortcuts, *documentation, *helpAtCursor;
     ExamplesMenu* examples;
     QToolBar* toolBar;
     QMenu *fileMenu, *viewMenu, *themeMenu;

@@ -1,5 +1,6 @@
 #include "AppSession.h"
 
+#include "core/completion/CompletionService.h"
 #include "core/engine/Executor.h"
 #include "core/workspace/Workspace.h"
 #include "ui/editor/CodeEditor.h"
@@ -15,7 +16,11 @@
 
 namespace sandpad {
 
-AppSession::AppSession(QObject* parent) : QObject(parent) {}
+AppSession::AppSession(QObject* parent) : QObject(parent)
+{
+    if (qEnvironmentVariable("SANDPAD_LANGUAGE_SERVICE") != QLatin1String("off"))
+        m_completion = std::make_unique<CompletionService>();
+}
 
 AppSession::~AppSession()
 {
@@ -37,6 +42,8 @@ void AppSession::shutdown()
         m_workspace->executor().waitForAll();
     m_window.reset();
     m_workspace.reset();
+    if (m_completion)
+        m_completion->shutdown(); // its sandbox confirmed gone before the app exits
 }
 
 void AppSession::adopt(std::unique_ptr<Workspace> workspace)
@@ -50,6 +57,7 @@ void AppSession::buildWindow()
 {
     MainWindowServices services = workspaceServices(*m_workspace);
     services.openWorkspace = [this](QWidget* parent) { switchWorkspace(parent); };
+    services.completion = m_completion.get();
     m_window = std::make_unique<MainWindow>(services);
     followSettings(*m_workspace, *m_window);
     m_window->show();

@@ -6,6 +6,7 @@
 
 namespace sandpad {
 
+class CompletionService;
 class MainWindow;
 class Workspace;
 
@@ -35,6 +36,9 @@ private:
     void buildWindow();
     void switchWorkspace(QWidget* parent);
 
+    // Jedi for the Python tabs, in a sandbox of its own; one for the app (it outlives a workspace
+    // switch), ended after the window. None when SANDPAD_LANGUAGE_SERVICE=off.
+    std::unique_ptr<CompletionService> m_completion;
     std::unique_ptr<Workspace> m_workspace;
     std::unique_ptr<MainWindow> m_window;
     std::unique_ptr<Workspace> m_next; // opened, waiting for the old window to go

@@ -658,7 +658,7 @@ private slots:
             names << item.name;
         for (const char* n : {"privileges", "seccomp filter", "bubblewrap", "python3", "node",
                               "package matplotlib", "package pandas", "package numpy",
-                              "package sympy", "package plotly", "package yfinance", "cleanup"})
+                              "package sympy", "package plotly", "package yfinance", "package jedi", "cleanup"})
             QVERIFY2(names.contains(QLatin1String(n)), n);
         for (const auto& item : report.items)
             if (item.name == "package yfinance" && item.level != ValidationItem::Level::Ok)

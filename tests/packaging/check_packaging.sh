@@ -48,6 +48,8 @@ depends=$(echo "$info" | sed -n 's/^ Depends: //p')
 for dep in bubblewrap python3 python3-matplotlib python3-pandas python3-numpy python3-sympy "nodejs | node" libqt6widgets6; do
   case ", $depends," in *"$dep"*) ;; *) fail "Depends lacks $dep: $depends";; esac
 done
+recommends=$(echo "$info" | sed -n 's/^ Recommends: //p')
+case ", $recommends," in *python3-jedi*) ;; *) fail "Recommends lacks python3-jedi (the editor's language service): $recommends";; esac
 echo "$info" | grep -q '^ Maintainer: ' || fail "no maintainer"
 echo "$info" | grep -q '^ Description: ' || fail "no description"
 echo "ok: control ($depends)"

@@ -237,7 +237,9 @@ bool CodeEditor::event(QEvent* event)
                              && (mods & Qt::ControlModifier);
         if ((enter && (mods == Qt::ControlModifier || mods == Qt::ShiftModifier))
             || (key->key() == Qt::Key_Period && mods == Qt::ControlModifier) || ctrlTab
-            || (key->key() == Qt::Key_Slash && mods == Qt::ControlModifier)) {
+            || (key->key() == Qt::Key_Slash && mods == Qt::ControlModifier)
+            // and the help pane's F1 / Ctrl+I (Ctrl+I is a Tab character to Scintilla).
+            || (key->key() == Qt::Key_I && mods == Qt::ControlModifier) || (key->key() == Qt::Key_F1 && !mods)) {
             event->ignore();
             return true;
         }
@@ -438,7 +440,7 @@ void CodeEditor::goToLine(int line)
     setFocus();
 }
 
-void CodeEditor::showCompletions(bool explicitRequest)
+QStringList CodeEditor::wordCandidates(QString* prefixOut) const
 {
     int line = 0, index = 0;
     getCursorPosition(&line, &index);
@@ -454,11 +456,56 @@ void CodeEditor::showCompletions(bool explicitRequest)
             --q;
         qualifier = before.mid(q, start - 1 - q);
     }
-    if (!explicitRequest && qualifier.isEmpty() && prefix.size() < 3)
-        return;
+    if (prefixOut)
+        *prefixOut = prefix;
     QStringList list = m_completionSource ? m_completionSource(this->text(), line, index) : QStringList();
     if (list.isEmpty())
         list = WordCompleter::candidates(this->text(), m_language, prefix, qualifier);
+    return list;
+}
+
+bool CodeEditor::askService(AssistKind kind)
+{
+    if (!m_serviceHook)
+        return false;
+    const quint64 ticket = ++m_ticket;
+    m_ticketPosition = int(SendScintilla(SCI_GETCURRENTPOS));
+    return m_serviceHook(kind, ticket);
+}
+
+void CodeEditor::showCompletions(bool explicitRequest)
+{
+    int line = 0, index = 0;
+    getCursorPosition(&line, &index);
+    const QString before = text(line).left(index);
+    int start = int(before.size());
+    while (start > 0 && isNameChar(before.at(start - 1)))
+        --start;
+    const bool afterDot = start > 0 && before.at(start - 1) == QLatin1Char('.');
+    const bool longEnough = before.size() - start >= 3;
+    if (!explicitRequest && !afterDot && !longEnough)
+        return;
+    if (askService(AssistKind::Complete))
+        return; // answerCompletions shows them
+    // The words need a name before the dot ("np."), as they are the names seen after it.
+    const bool qualified = afterDot && start > 1 && isNameChar(before.at(start - 2));
+    if (!explicitRequest && !qualified && !longEnough)
+        return;
+    QString prefix;
+    showCompletionList(wordCandidates(&prefix), prefix);
+}
+
+void CodeEditor::answerCompletions(quint64 ticket, const QStringList& names)
+{
+    if (ticket != m_ticket || int(SendScintilla(SCI_GETCURRENTPOS)) != m_ticketPosition)
+        return; // overtaken: the user typed on or moved away
+    QString prefix;
+    const QStringList words = wordCandidates(&prefix);
+    showCompletionList(names.isEmpty() ? words : names, prefix);
+}
+
+void CodeEditor::showCompletionList(const QStringList& list, const QString& prefix)
+{
     m_lastCompletions = list;
     if (list.isEmpty())
         return;
@@ -472,6 +519,48 @@ void CodeEditor::showCompletions(bool explicitRequest)
     SendScintilla(SCI_AUTOCSHOW, static_cast<unsigned long>(prefix.toUtf8().size()), items.constData());
 }
 
+void CodeEditor::answerSignature(quint64 ticket, const QString& tip, int highlightFrom, int highlightTo)
+{
+    if (ticket != m_ticket || int(SendScintilla(SCI_GETCURRENTPOS)) != m_ticketPosition)
+        return;
+    m_lastCallTip = tip;
+    if (tip.isEmpty()) {
+        SendScintilla(SCI_CALLTIPCANCEL);
+        return;
+    }
+    // At the call's opening parenthesis: the innermost one still open before the cursor.
+    const int position = m_ticketPosition;
+    const int from = int(SendScintilla(SCI_POSITIONFROMLINE, SendScintilla(SCI_LINEFROMPOSITION, position)));
+    int depth = 0, at = position;
+    for (int p = position - 1; p >= from; --p) {
+        const char c = char(SendScintilla(SCI_GETCHARAT, p));
+        if (c == ')')
+            ++depth;
+        else if (c == '(' && depth-- == 0) {
+            at = p;
+            break;
+        }
+    }
+    const QByteArray utf8 = tip.toUtf8();
+    SendScintilla(SCI_CALLTIPSHOW, static_cast<unsigned long>(at), utf8.constData());
+    if (highlightTo > highlightFrom) // Scintilla counts bytes
+        SendScintilla(SCI_CALLTIPSETHLT, static_cast<unsigned long>(tip.left(highlightFrom).toUtf8().size()),
+                      static_cast<long>(tip.left(highlightTo).toUtf8().size()));
+}
+
+QString CodeEditor::wordAtCursor() const
+{
+    int line = 0, index = 0;
+    getCursorPosition(&line, &index);
+    const QString t = text(line);
+    int start = index, end = index;
+    while (start > 0 && isNameChar(t.at(start - 1)))
+        --start;
+    while (end < t.size() && isNameChar(t.at(end)))
+        ++end;
+    return t.mid(start, end - start);
+}
+
 void CodeEditor::onCharAdded(int ch)
 {
     // As you type: after a dot, or once a name has three letters (not in a comment line).
@@ -483,6 +572,11 @@ void CodeEditor::onCharAdded(int ch)
         if (!comment && !(ch == '.' && index >= 2 && text(line).at(index - 2).isDigit()))
             showCompletions(false);
     }
+    // Calltips: the signature when a call opens or moves to its next argument; gone at its end.
+    if (ch == '(' || ch == ',')
+        askService(AssistKind::Signatures);
+    else if (ch == ')' && isCallTipActive())
+        SendScintilla(SCI_CALLTIPCANCEL);
     // QScintilla keeps the previous line's indentation; Python also indents after a colon.
     if (ch != '\n' || m_language != Language::Python)
         return;

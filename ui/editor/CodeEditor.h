@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/completion/AssistTypes.h"
 #include "core/language/Language.h"
 
 #include <Qsci/qsciscintilla.h>
@@ -63,6 +64,22 @@ public:
     void setCompletionSource(CompletionSource source) { m_completionSource = std::move(source); }
     QStringList lastCompletions() const { return m_lastCompletions; }
 
+    // A language service that answers later (Jedi through ui/editor/PythonAssist). Asked for
+    // completions (Ctrl+Space, after a dot, as you type) and calltips (after `(` and `,`); true:
+    // it will answer through answerCompletions/answerSignature with the ticket, false: it cannot
+    // now (completions then come from the source or the word completer at once). An answer for an
+    // older ticket, or once the cursor moved, is dropped: the newest keystroke wins.
+    using ServiceHook = std::function<bool(AssistKind kind, quint64 ticket)>;
+    void setServiceHook(ServiceHook hook) { m_serviceHook = std::move(hook); }
+    // names empty: the word completer's candidates instead (Jedi had nothing).
+    void answerCompletions(quint64 ticket, const QStringList& names);
+    // A calltip at the call's opening parenthesis; [highlightFrom, highlightTo) is the current
+    // parameter in `text` (QString indices; empty range: none). Empty text: no calltip.
+    void answerSignature(quint64 ticket, const QString& text, int highlightFrom = 0, int highlightTo = 0);
+    QString lastCallTip() const { return m_lastCallTip; }
+    // The word under (or just before) the cursor, for the help pane.
+    QString wordAtCursor() const;
+
 protected:
     void changeEvent(QEvent* event) override;
     bool event(QEvent* event) override;
@@ -83,6 +100,13 @@ private:
     bool m_tabLeaves = false; // Escape was pressed: the next Tab moves the focus on
     CompletionSource m_completionSource;
     QStringList m_lastCompletions;
+    void showCompletionList(const QStringList& list, const QString& prefix);
+    QStringList wordCandidates(QString* prefix) const;
+    bool askService(AssistKind kind);
+    ServiceHook m_serviceHook;
+    quint64 m_ticket = 0;           // the newest request to the service
+    int m_ticketPosition = -1;      // where the cursor was then
+    QString m_lastCallTip;
 };
 
 } // namespace sandpad

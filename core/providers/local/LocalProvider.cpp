@@ -26,7 +26,8 @@ namespace sandpad {
 
 namespace {
 
-const char* const kBasePackages[] = {"matplotlib", "pandas", "numpy", "sympy", "plotly", "yfinance"};
+// jedi is the editor's language service (core/completion), checked in the same sandbox.
+const char* const kBasePackages[] = {"matplotlib", "pandas", "numpy", "sympy", "plotly", "yfinance", "jedi"};
 
 QString firstExisting(const QString& preferred, const QString& name, const QString& fallback)
 {
@@ -366,6 +367,8 @@ ValidationReport LocalProvider::validate()
                 } else {
                     const QString hint = QLatin1String(p) == QLatin1String("yfinance")
                         ? QStringLiteral("yfinance is not packaged in Debian; snippets can `!pip install yfinance` when the network or a wheel folder is available")
+                        : QLatin1String(p) == QLatin1String("jedi")
+                        ? QStringLiteral("install the Debian package python3-jedi for completion, calltips and help in Python tabs; the editor completes words meanwhile")
                         : QStringLiteral("install the Debian package python3-%1").arg(QLatin1String(p));
                     add(item, L::Warning, QStringLiteral("missing: %1 cannot be imported (%2)").arg(QLatin1String(p), hint));
                 }

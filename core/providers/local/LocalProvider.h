@@ -50,9 +50,11 @@ public:
     // How many sandboxes create() took from the pool (tests, benchmarks).
     int pooledCreates() const { return m_pooledCreates.load(); }
 
+    // The policy's inputs for a sandbox with these options (also for LocalServiceSandbox).
+    LocalSandboxConfig sandboxConfig(const SandboxOptions& options);
+
 private:
     std::unique_ptr<LocalSandbox> prestarted(Language language, const SandboxOptions& options);
-    LocalSandboxConfig sandboxConfig(const SandboxOptions& options);
 
     QString buildFontCache();
     QString fontCacheDir() const;

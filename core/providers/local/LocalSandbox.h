@@ -86,6 +86,7 @@ public:
 
 private:
     friend class LocalSessionSandbox; // a session is a pre-started sandbox that takes many jobs
+    friend class LocalServiceSandbox; // a language service: one that answers lines on its job socket
     bool warmCompatible(const SandboxCommand& command) const;
     // Places W/wrapper.pyc (WrapperBytecode) when the command runs W/wrapper.py; false if not.
     bool placeCompiledWrapper(const SandboxCommand& command);

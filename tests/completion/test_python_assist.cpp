@@ -1,0 +1,158 @@
+// Editor intelligence for Python in the window, offscreen, with the real language service (Jedi
+// in its sandbox): the completion popup from Jedi after a dot and on Ctrl+Space, the word
+// completion when Jedi has nothing and for JavaScript, the calltip with the current parameter,
+// and the help pane on F1 / Ctrl+I.
+#include "core/completion/CompletionService.h"
+#include "ui/MainWindow.h"
+#include "ui/editor/CodeEditor.h"
+#include "ui/editor/EditorTabs.h"
+#include "ui/editor/PythonAssist.h"
+#include "ui/help/HelpPane.h"
+#include "ui/theme/Theme.h"
+
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QTest>
+#include <QTextBrowser>
+
+using namespace sandpad;
+
+class TestPythonAssist : public QObject {
+    Q_OBJECT
+private:
+    std::unique_ptr<CompletionService> m_service;
+    std::unique_ptr<MainWindow> m_window;
+
+    CodeEditor* editorWith(const QString& text, Language language = Language::Python)
+    {
+        m_window->tabs()->newTab();
+        CodeEditor* editor = m_window->tabs()->currentEditor();
+        editor->setLanguage(language);
+        editor->setText(text);
+        const int last = editor->lines() - 1;
+        editor->setCursorPosition(last, int(editor->text(last).size()));
+        editor->setFocus();
+        return editor;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        if (!QFileInfo::exists("/usr/bin/bwrap") || !QFileInfo::exists("/usr/lib/python3/dist-packages/jedi"))
+            QSKIP("needs bubblewrap and python3-jedi");
+        // A deadline that a loaded machine meets too: these tests are about answers, not speed.
+        CompletionService::Options options;
+        options.deadlineMs = 10000;
+        m_service = std::make_unique<CompletionService>(options);
+        MainWindowServices services;
+        services.completion = m_service.get();
+        m_window = std::make_unique<MainWindow>(services);
+        m_window->resize(1200, 800);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(m_window->pythonAssist());
+        QVERIFY2(m_service->waitReady(180000), qPrintable(m_service->lastError())); // the first tab started it
+    }
+
+    void cleanupTestCase()
+    {
+        m_window.reset();
+        if (m_service)
+            QVERIFY(m_service->shutdown().confirmed);
+    }
+
+    void aDotOpensJedisPopup()
+    {
+        CodeEditor* editor = editorWith(QStringLiteral("import os\nos"));
+        QTest::keyClick(editor, Qt::Key_Period);
+        QTRY_VERIFY_WITH_TIMEOUT(editor->isListActive(), 30000);
+        QVERIFY(editor->lastCompletions().contains("path"));
+        QVERIFY(editor->lastCompletions().contains("getcwd")); // Jedi's, never written in the text
+        QTest::keyClicks(editor, "getc");
+        QTest::keyClick(editor, Qt::Key_Return);
+        QCOMPARE(editor->text(), QStringLiteral("import os\nos.getcwd"));
+    }
+
+    void ctrlSpaceAsksJediToo()
+    {
+        CodeEditor* editor = editorWith(QStringLiteral("import numpy as np\nnp.lins"));
+        QTest::keyClick(editor, Qt::Key_Space, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(editor->isListActive(), 30000);
+        QCOMPARE(editor->lastCompletions(), QStringList{"linspace"});
+    }
+
+    void wordsWhenJediHasNothing()
+    {
+        // Inside a string Jedi completes file names only: none here, so the words answer.
+        CodeEditor* editor = editorWith(QStringLiteral("s = 'hello_there'\nt = 'hello_th"));
+        QTest::keyClick(editor, Qt::Key_Space, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(editor->isListActive(), 30000);
+        QCOMPARE(editor->lastCompletions(), QStringList{"hello_there"});
+    }
+
+    void javascriptKeepsWordCompletion()
+    {
+        CodeEditor* editor = editorWith(QStringLiteral("const counter = 1;\ncou"), Language::JavaScript);
+        QTest::keyClick(editor, Qt::Key_Space, Qt::ControlModifier);
+        QVERIFY(editor->isListActive()); // at once: no service asked
+        QCOMPARE(editor->lastCompletions(), (QStringList{"counter"}));
+    }
+
+    void calltipWithTheCurrentParameter()
+    {
+        CodeEditor* editor = editorWith(QStringLiteral("def area(width, height=2):\n    return width * height\narea"));
+        QTest::keyClick(editor, Qt::Key_ParenLeft);
+        QTRY_VERIFY_WITH_TIMEOUT(editor->isCallTipActive(), 30000);
+        QCOMPARE(editor->lastCallTip(), QStringLiteral("area(width, height=2)"));
+        QTest::keyClicks(editor, "3");
+        QTest::keyClick(editor, Qt::Key_Comma);
+        // The tip is shown again for the second parameter (its highlight: "height=2").
+        QTRY_VERIFY_WITH_TIMEOUT(editor->isCallTipActive(), 30000);
+        SignatureHint hint{"area", "area(width, height=2)", {"width", "height=2"}, 1};
+        int from = 0, to = 0;
+        PythonAssist::highlightOf(hint, &from, &to);
+        QCOMPARE(hint.text.mid(from, to - from), QStringLiteral("height=2"));
+        QTest::keyClick(editor, Qt::Key_ParenRight);
+        QVERIFY(!editor->isCallTipActive());
+    }
+
+    void f1ShowsTheHelpPane()
+    {
+        CodeEditor* editor = editorWith(QStringLiteral("import os\nos.path.join"));
+        editor->setCursorPosition(1, 9);
+        QVERIFY(!m_window->helpDock()->isVisible());
+        QTest::keyClick(editor, Qt::Key_F1);
+        QVERIFY(m_window->helpDock()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->helpPane()->title().startsWith("os.path.join"), 30000);
+        QVERIFY(m_window->helpPane()->plainText().contains("Join"));
+        // Ctrl+I does the same, for another name.
+        editor = editorWith(QStringLiteral("import json\njson.dumps"));
+        QTest::keyClick(editor, Qt::Key_I, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->helpPane()->title().startsWith("json.dumps"), 30000);
+        QVERIFY(m_window->helpPane()->plainText().contains("JSON"));
+        QVERIFY(!editor->text().contains('\t')); // Ctrl+I was not typed as a Tab
+    }
+
+    void theHelpPaneFollowsTheTheme()
+    {
+        auto* text = m_window->helpPane()->findChild<QTextBrowser*>(QStringLiteral("helpText"));
+        QVERIFY(text);
+        Theme::apply(QStringLiteral("dark"));
+        QTRY_VERIFY(text->palette().color(QPalette::Base).lightness() < 128);
+        QVERIFY(text->palette().color(QPalette::Text).lightness() > 128);
+        Theme::apply(QStringLiteral("light"));
+        QTRY_VERIFY(text->palette().color(QPalette::Base).lightness() > 128);
+        Theme::apply(QStringLiteral("system"));
+    }
+
+    void helpInJavaScriptSaysWhy()
+    {
+        CodeEditor* editor = editorWith(QStringLiteral("console.log"), Language::JavaScript);
+        QTest::keyClick(editor, Qt::Key_F1);
+        QCOMPARE(m_window->helpPane()->title(), QStringLiteral("log"));
+        QVERIFY(m_window->helpPane()->plainText().contains("JavaScript"));
+    }
+};
+
+QTEST_MAIN(TestPythonAssist)
+#include "test_python_assist.moc"

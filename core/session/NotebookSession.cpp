@@ -40,6 +40,7 @@ struct NotebookSessionState {
     int interrupts = 0;
     bool pendingInterrupt = false; // an interrupt before the next execution had the sandbox
     bool restartCurrent = false;
+    bool releasing = false; // the execution going on has ended: its sandbox is being let go
     int executions = 0;
     bool closed = false;
     QObject* owner = nullptr; // the NotebookSession while it exists: sessionEnded goes there
@@ -138,6 +139,7 @@ public:
         m_state->currentLanguage = m_language;
         m_state->interrupts = 0;
         m_state->restartCurrent = false;
+        m_state->releasing = false;
         m_count = ++m_state->executions;
         m_acquired = true;
         if (m_state->pendingInterrupt) {
@@ -159,6 +161,7 @@ public:
         {
             std::lock_guard lock(m_state->mutex);
             sandbox = m_state->current;
+            m_state->releasing = true; // no late resent interrupt for the next execution
         }
         // Outside the lock (interrupt() must not wait for it); the ticket keeps the sandbox ours.
         if (sandbox)
@@ -301,6 +304,16 @@ void NotebookSession::interrupt()
         m_state->interrupts = 1;
         m_state->lease->markInterrupted();
         m_state->current->interrupt();
+        if (m_state->currentLanguage == Language::JavaScript) {
+            // node loses a SIGINT that lands just as the evaluation's synchronous part ends (vm's
+            // SIGINT watchdog is going, the session's handler not back yet): once more shortly
+            // after, for this execution only. A JavaScript session ignores one it does not need.
+            QTimer::singleShot(kJavaScriptResendMs, this, [state = m_state, lease = m_state->lease] {
+                std::lock_guard lock(state->mutex);
+                if (state->lease == lease && state->current && state->interrupts == 1 && !state->releasing)
+                    state->current->interrupt();
+            });
+        }
     } else {
         m_state->interrupts = 2;
         if (m_state->control)

@@ -31,6 +31,7 @@ class NotebookSession : public QObject {
     Q_OBJECT
 public:
     static constexpr int kDefaultIdleSeconds = 30 * 60;
+    static constexpr int kJavaScriptResendMs = 300; // see interrupt()
 
     explicit NotebookSession(Executor* executor, QObject* parent = nullptr);
     ~NotebookSession() override; // ends the session: nothing of it outlives its owner

@@ -98,6 +98,7 @@ void MainWindow::buildSessions()
         if (auto* menu = qobject_cast<QMenu*>(object))
             runMenu = menu;
     m_sessionControls = new SessionControls(m_sessions, m_tabs, m_runner, this, runMenu);
+    m_sessionControls->setNotebook(m_notebook);
     if (runMenu) { // the tab's input files (ui/editor/AttachmentStrip)
         QAction* attach = runMenu->addAction(tr("Attach Files…"));
         attach->setObjectName(QStringLiteral("attachFiles"));

@@ -217,7 +217,7 @@ int RunCommand::exec(const QStringList& arguments)
     const QCommandLineOption stdinOpt(QStringLiteral("stdin"), QStringLiteral("The run's standard input: a file, or - for this program's own (default: none)."), QStringLiteral("FILE"));
     const QCommandLineOption artifactsDirOpt(QStringLiteral("artifacts-dir"), QStringLiteral("Where the files the run left are written (never over an existing file); with --json, files over 1 MiB are only written there."), QStringLiteral("DIR"));
     const QCommandLineOption sessionOpt(QStringLiteral("session"), QStringLiteral("A notebook session: one JSON request per line on stdin ({\"code\": ..., \"language\": ...}, {\"interrupt\": true}, {\"restart\": true}), one JSON result per line; state is kept until EOF."));
-    const QCommandLineOption idleOpt(QStringLiteral("idle"), QStringLiteral("With --session: end the session's sandbox after this many idle seconds (default 1800)."), QStringLiteral("SECONDS"));
+    const QCommandLineOption idleOpt(QStringLiteral("idle"), QStringLiteral("With --session: end the session's sandbox after this many idle seconds (default: the settings' idle limit, 30 min)."), QStringLiteral("SECONDS"));
     parser.addOptions({providerOpt, languageOpt, timeoutOpt, jsonOpt, dataDirOpt, validateOpt, usageOpt,
                        documentOpt, revisionOpt, listDocsOpt, listRevsOpt, saveOpt, titleOpt, chartsDirOpt,
                        inputOpt, stdinOpt, artifactsDirOpt, sessionOpt, idleOpt});
@@ -441,7 +441,9 @@ int RunCommand::exec(const QStringList& arguments)
     if (wantsSession) {
         if (!providerOk)
             writeErr(QStringLiteral("sandpad-run: %1\n").arg(workspace.error()));
-        SessionCommand session(workspace.executor(), sessionLanguage.value_or(Language::Python), idleSeconds,
+        // Without --idle: the settings' idle limit, as in the app.
+        SessionCommand session(workspace.executor(), sessionLanguage.value_or(Language::Python),
+                               idleSeconds > 0 ? idleSeconds : workspace.effectiveSettings().sessionIdleMinutes * 60,
                                [](const ExecutionResult& result) { printRunJson(result); },
                                [](const QJsonObject& object) { printJson(object); });
         return session.exec();

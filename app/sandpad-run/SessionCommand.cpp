@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QSocketNotifier>
@@ -50,6 +51,26 @@ int SessionCommand::exec()
             loop.quit();
     };
     m_onIdle = check;
+    QObject::connect(m_session.get(), &NotebookSession::tableFetched, &loop, [this](quint64, const TableWindow& w) {
+        QJsonObject o{{QStringLiteral("fetch"), m_fetching}};
+        if (!w.ok()) {
+            o.insert(QStringLiteral("error"), w.error);
+        } else {
+            QJsonArray cells;
+            for (const QStringList& line : w.cells)
+                cells.append(QJsonArray::fromStringList(line));
+            o.insert(QStringLiteral("type"), w.type);
+            o.insert(QStringLiteral("shape"), QJsonArray{double(w.totalRows), double(w.totalColumns)});
+            o.insert(QStringLiteral("row"), double(w.row));
+            o.insert(QStringLiteral("column"), double(w.column));
+            o.insert(QStringLiteral("columns"), QJsonArray::fromStringList(w.columns));
+            o.insert(QStringLiteral("dtypes"), QJsonArray::fromStringList(w.dtypes));
+            o.insert(QStringLiteral("index"), QJsonArray::fromStringList(w.index));
+            o.insert(QStringLiteral("cells"), cells);
+        }
+        m_printObject(o);
+        finished();
+    });
     loop.exec();
     m_session.reset(); // the session ends (confirmed and recorded) before the command does
     QCoreApplication::processEvents();
@@ -104,9 +125,12 @@ void SessionCommand::take(const QByteArray& line)
         m_printObject(QJsonObject{{QStringLiteral("interrupt"), true}, {QStringLiteral("running"), running}});
         return;
     }
-    if (!request.value(QStringLiteral("restart")).toBool() && !request.value(QStringLiteral("code")).isString()) {
+    if (!request.value(QStringLiteral("restart")).toBool() && !request.value(QStringLiteral("code")).isString() &&
+        !request.value(QStringLiteral("variables")).toBool() && !request.value(QStringLiteral("fetch")).isString()) {
         m_printObject(QJsonObject{{QStringLiteral("error"),
-                                   QStringLiteral("line %1: a request is {\"code\": ..., \"language\": ...}, {\"interrupt\": true} or {\"restart\": true}").arg(m_lineNumber)}});
+                                   QStringLiteral("line %1: a request is {\"code\": ..., \"language\": ...}, {\"interrupt\": true}, "
+                                                  "{\"restart\": true}, {\"variables\": true} or {\"fetch\": NAME, \"row\": ..., "
+                                                  "\"rows\": ..., \"column\": ..., \"columns\": ...}").arg(m_lineNumber)}});
         return;
     }
     if (request.contains(QStringLiteral("language")) &&
@@ -128,6 +152,32 @@ void SessionCommand::next()
             m_printObject(QJsonObject{{QStringLiteral("restarted"), true}});
             continue;
         }
+        if (request.value(QStringLiteral("variables")).toBool()) {
+            QJsonArray rows;
+            for (const SessionVariable& v : m_session->variables()) {
+                QJsonObject row{{QStringLiteral("name"), v.name}, {QStringLiteral("type"), v.type},
+                                {QStringLiteral("size"), v.size}, {QStringLiteral("value"), v.value}};
+                if (v.memory >= 0)
+                    row.insert(QStringLiteral("memory"), double(v.memory));
+                if (v.table)
+                    row.insert(QStringLiteral("table"), true);
+                rows.append(row);
+            }
+            m_printObject(QJsonObject{{QStringLiteral("variables"), rows}});
+            continue;
+        }
+        if (request.value(QStringLiteral("fetch")).isString()) {
+            TableRequest fetch;
+            fetch.name = request.value(QStringLiteral("fetch")).toString();
+            fetch.row = qint64(qMax(0.0, request.value(QStringLiteral("row")).toDouble(0)));
+            fetch.rows = request.value(QStringLiteral("rows")).toInt(100);
+            fetch.column = qint64(qMax(0.0, request.value(QStringLiteral("column")).toDouble(0)));
+            fetch.columns = request.value(QStringLiteral("columns")).toInt(20);
+            m_busy = true;
+            m_fetching = fetch.name;
+            m_session->fetchTable(fetch);
+            continue;
+        }
         const Language language = request.contains(QStringLiteral("language"))
             ? *languageFromName(request.value(QStringLiteral("language")).toString()) : m_defaultLanguage;
         const QString title = request.value(QStringLiteral("title")).toString(QStringLiteral("<session>"));
@@ -135,12 +185,17 @@ void SessionCommand::next()
         Run* run = m_session->execute(language, request.value(QStringLiteral("code")).toString(), title);
         QObject::connect(run, &Run::finished, run, [this, run](const ExecutionResult& result) {
             m_printResult(result);
-            m_busy = false;
             run->deleteLater();
-            if (m_onIdle)
-                m_onIdle();
+            finished();
         });
     }
+}
+
+void SessionCommand::finished()
+{
+    m_busy = false;
+    if (m_onIdle)
+        m_onIdle();
 }
 
 } // namespace sandpad

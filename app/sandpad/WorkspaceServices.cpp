@@ -6,6 +6,7 @@
 #include "core/sandbox/ProviderError.h"
 #include "core/settings/SecretStore.h"
 #include "core/workspace/Workspace.h"
+#include "ui/session/TabSessions.h"
 #include "ui/settings/SettingsDialog.h"
 
 #include <QDir>
@@ -109,8 +110,15 @@ std::unique_ptr<Workspace> openWorkspaceInteractive(QString dir, QWidget* parent
 
 void followSettings(Workspace& workspace, MainWindow& window)
 {
-    QObject::connect(&workspace, &Workspace::settingsChanged, &window, [&workspace, &window] {
+    // The sessions' idle limit (Settings > Execution) applies to the tabs' sessions at once.
+    auto idle = [&workspace, &window] {
+        if (TabSessions* sessions = window.tabSessions())
+            sessions->setIdleSeconds(workspace.effectiveSettings().sessionIdleMinutes * 60);
+    };
+    idle();
+    QObject::connect(&workspace, &Workspace::settingsChanged, &window, [&workspace, &window, idle] {
         window.setProvider(workspace.providerName(), validatorFor(workspace));
+        idle();
     });
 }
 

@@ -134,6 +134,14 @@ QString ResultCollector::collect(const RuntimeProgram& program, Sandbox& sandbox
         result.error = RunError{parsed->error->name, parsed->error->value, parsed->error->traceback};
     result.charts = charts;
     result.outputs = std::move(outputs);
+    if (parsed->variables) {
+        // Kept as the wrapper wrote it, up to the listing's own bound (core/session/SessionVariables
+        // parses and checks it); a bigger one is not a run's problem, only no listing.
+        constexpr qint64 kMaxVariablesBytes = 1 << 20;
+        const auto listing = sandbox.readFile(program.outDir + QStringLiteral("/variables.json"));
+        if (listing && listing->size() <= kMaxVariablesBytes)
+            result.variables = *listing;
+    }
     if (!chartProblems.isEmpty()) {
         const QString text = QStringLiteral("invalid chart: %1").arg(chartProblems.join(QStringLiteral("; ")));
         if (!result.error) {

@@ -66,6 +66,9 @@ struct ExecutionResult {
     QString message;                   // the human text: output, then stderr, then the error
     // A notebook session's execution: its number in the session (In[n]/Out[n]); unset for fresh runs.
     std::optional<int> executionCount;
+    // A fresh Python run's variables at its end, as the runtime's variables.json (parsed by
+    // core/session/SessionVariables; not stored in the history). Empty otherwise.
+    QByteArray variables;
 
     double costUsd() const { return double(costMicros) / 1e6; }
     // The JSON of `sandpad-run --json` (DESIGN.md).

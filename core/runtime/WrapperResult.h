@@ -36,6 +36,7 @@ struct WrapperResult {
     // [{"name", "file", "size"}] and [{"name", "size", "reason"}].
     QJsonArray artifacts, artifactsOmitted;
     QList<WrapperOutputRef> outputs;      // display() and rich results, in order (WrapperOutputs)
+    bool variables = false;               // "variables": true - variables.json was written (a fresh run)
 
     // Validates and parses result.json. A malformed document is an infrastructure problem, so
     // this never throws: it returns nullopt and says what is wrong in *problem.

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "core/sandbox/ProviderError.h"
 #include "core/sandbox/Sandbox.h"
+
+#include <QByteArray>
 
 namespace sandpad {
 
@@ -19,6 +22,15 @@ public:
     // After an execution: every process it started, other than the session's interpreter, is
     // killed and confirmed gone from the host side (confirmed=false with the reason otherwise).
     virtual CleanupReport endExecution() = 0;
+    // Between executions: asks the session's interpreter about its state without running a cell
+    // (docs/runtime-protocol.md, "Sessions": a table window). `request` is one line of JSON; the
+    // answer is the interpreter's JSON. The interpreter is interrupted at timeoutMs and the
+    // session killed if it still has not answered shortly after (a value's own code may be slow).
+    // Throws ProviderError; the default: this session cannot be asked.
+    virtual QByteArray fetch(const QByteArray& /*request*/, RunControl& /*control*/, int /*timeoutMs*/)
+    {
+        throw ProviderError(ProviderError::Kind::NotConfigured, QStringLiteral("This session cannot fetch values"));
+    }
 };
 
 } // namespace sandpad

@@ -40,10 +40,12 @@ struct NotebookSessionState {
     int interrupts = 0;
     bool pendingInterrupt = false; // an interrupt before the next execution had the sandbox
     bool restartCurrent = false;
+    bool releasing = false; // the execution going on has ended: its sandbox is being let go
     int executions = 0;
     bool closed = false;
     QObject* owner = nullptr; // the NotebookSession while it exists: sessionEnded goes there
     QList<SessionVariable> variables;
+    Language variablesLanguage = Language::Python; // whose session listed `variables`
     UsageLedger* ledger = nullptr;
 
     void finishTicket(quint64 ticket)
@@ -137,6 +139,7 @@ public:
         m_state->currentLanguage = m_language;
         m_state->interrupts = 0;
         m_state->restartCurrent = false;
+        m_state->releasing = false;
         m_count = ++m_state->executions;
         m_acquired = true;
         if (m_state->pendingInterrupt) {
@@ -158,6 +161,7 @@ public:
         {
             std::lock_guard lock(m_state->mutex);
             sandbox = m_state->current;
+            m_state->releasing = true; // no late resent interrupt for the next execution
         }
         // Outside the lock (interrupt() must not wait for it); the ticket keeps the sandbox ours.
         if (sandbox)
@@ -204,6 +208,7 @@ public:
         QList<SessionVariable> variables = SessionVariables::parse(*listing);
         std::lock_guard lock(m_state->mutex);
         m_state->variables = std::move(variables);
+        m_state->variablesLanguage = m_language;
         if (QObject* target = m_state->owner)
             QMetaObject::invokeMethod(target, [target] { emit static_cast<NotebookSession*>(target)->variablesChanged(); },
                                       Qt::QueuedConnection);
@@ -235,14 +240,23 @@ NotebookSession::NotebookSession(Executor* executor, QObject* parent)
 
 NotebookSession::~NotebookSession()
 {
-    std::lock_guard lock(m_state->mutex);
-    m_state->closed = true;
-    m_state->owner = nullptr;
-    if (m_state->control)
-        m_state->control->cancel(); // its run ends the sandbox when it releases it
-    for (Language language : {Language::Python, Language::JavaScript})
-        if (!m_state->current || m_state->currentLanguage != language)
-            m_state->endSandbox(language, QStringLiteral("ended by its owner"));
+    {
+        std::lock_guard lock(m_state->mutex);
+        m_state->closed = true;
+        m_state->owner = nullptr;
+        if (m_state->control)
+            m_state->control->cancel(); // its run (or fetch) ends the sandbox when it lets it go
+        for (Language language : {Language::Python, Language::JavaScript})
+            if (!m_state->current || m_state->currentLanguage != language)
+                m_state->endSandbox(language, QStringLiteral("ended by its owner"));
+        m_state->changed.notify_all();
+    }
+    for (const QPointer<QThread>& thread : std::as_const(m_fetchThreads)) {
+        if (thread) {
+            thread->wait(); // a fetch sees `closed` (or its cancel) at once
+            delete thread.data();
+        }
+    }
 }
 
 bool NotebookSession::sessionsSupported() const
@@ -290,6 +304,16 @@ void NotebookSession::interrupt()
         m_state->interrupts = 1;
         m_state->lease->markInterrupted();
         m_state->current->interrupt();
+        if (m_state->currentLanguage == Language::JavaScript) {
+            // node loses a SIGINT that lands just as the evaluation's synchronous part ends (vm's
+            // SIGINT watchdog is going, the session's handler not back yet): once more shortly
+            // after, for this execution only. A JavaScript session ignores one it does not need.
+            QTimer::singleShot(kJavaScriptResendMs, this, [state = m_state, lease = m_state->lease] {
+                std::lock_guard lock(state->mutex);
+                if (state->lease == lease && state->current && state->interrupts == 1 && !state->releasing)
+                    state->current->interrupt();
+            });
+        }
     } else {
         m_state->interrupts = 2;
         if (m_state->control)
@@ -327,6 +351,81 @@ QList<SessionVariable> NotebookSession::variables() const
 {
     std::lock_guard lock(m_state->mutex);
     return m_state->variables;
+}
+
+quint64 NotebookSession::fetchTable(const TableRequest& request)
+{
+    const quint64 id = ++m_fetches;
+    std::shared_ptr<NotebookSessionState> state = m_state;
+    quint64 ticket;
+    Language language;
+    {
+        std::lock_guard lock(state->mutex);
+        ticket = state->nextTicket++;
+        language = state->variablesLanguage;
+    }
+    if (m_idle.isActive())
+        m_idle.start(); // browsing the session's values is using it
+    QThread* thread = QThread::create([state, ticket, language, request, id, timeoutMs = m_fetchTimeoutMs] {
+        using namespace std::chrono_literals;
+        RunControl control;
+        TableWindow window;
+        SessionSandbox* sandbox = nullptr;
+        {
+            std::unique_lock lock(state->mutex);
+            while (state->serving != ticket && !state->closed)
+                state->changed.wait_for(lock, 50ms);
+            auto it = state->sandboxes.find(language);
+            if (state->closed)
+                window = TableWindow::failed(QStringLiteral("The session has ended"));
+            else if (it == state->sandboxes.end() || !it->second || !it->second->isAlive())
+                window = TableWindow::failed(QStringLiteral("The session has ended: run the cell again to see its values"));
+            else {
+                sandbox = it->second.get();
+                state->current = sandbox;
+                state->control = &control;
+                state->currentLanguage = language;
+                state->restartCurrent = false;
+            }
+        }
+        if (sandbox) {
+            try {
+                window = TableWindow::parse(sandbox->fetch(request.toJson(), control, timeoutMs), request);
+            } catch (const ProviderError& e) {
+                window = TableWindow::failed(e.message());
+            } catch (const std::exception& e) {
+                window = TableWindow::failed(QString::fromUtf8(e.what()));
+            }
+        }
+        std::lock_guard lock(state->mutex);
+        if (sandbox) {
+            state->current = nullptr;
+            state->control = nullptr;
+            if (!sandbox->isAlive() || state->closed || state->restartCurrent) {
+                const QString why = state->closed ? QStringLiteral("ended by its owner")
+                                    : state->restartCurrent ? QStringLiteral("restarted")
+                                                            : QStringLiteral("a value did not answer its fetch");
+                state->endSandbox(language, why);
+                state->executions = 0;
+            }
+            state->restartCurrent = false;
+        }
+        state->finishTicket(ticket);
+        if (state->serving == state->nextTicket)
+            state->pendingInterrupt = false; // meant for an execution, and none came
+        if (QObject* target = state->owner)
+            QMetaObject::invokeMethod(target, [target, id, window] {
+                emit static_cast<NotebookSession*>(target)->tableFetched(id, window);
+            }, Qt::QueuedConnection);
+    });
+    m_fetchThreads.removeAll(nullptr);
+    connect(thread, &QThread::finished, this, [this, thread] {
+        m_fetchThreads.removeAll(thread);
+        thread->deleteLater();
+    });
+    m_fetchThreads << thread;
+    thread->start();
+    return id;
 }
 
 void NotebookSession::setIdleSeconds(int seconds)

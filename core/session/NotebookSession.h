@@ -4,8 +4,12 @@
 #include "core/run/RunOrigin.h"
 #include "core/sandbox/RunInput.h"
 #include "core/session/SessionVariables.h"
+#include "core/session/TableWindow.h"
 
+#include <QList>
 #include <QObject>
+#include <QPointer>
+#include <QThread>
 #include <QTimer>
 #include <memory>
 
@@ -27,6 +31,7 @@ class NotebookSession : public QObject {
     Q_OBJECT
 public:
     static constexpr int kDefaultIdleSeconds = 30 * 60;
+    static constexpr int kJavaScriptResendMs = 300; // see interrupt()
 
     explicit NotebookSession(Executor* executor, QObject* parent = nullptr);
     ~NotebookSession() override; // ends the session: nothing of it outlives its owner
@@ -49,6 +54,16 @@ public:
     // The user's variables after the last execution that listed them (the variable explorer).
     QList<SessionVariable> variables() const;
 
+    // A window of a table variable (a numpy array, a pandas DataFrame or Series) of the session
+    // that listed variables() last, fetched from it: it waits for the executions started before
+    // it (and those started after wait for it). Returns an id; tableFetched(id, window) follows,
+    // window.error set when there is no such table, the session ended or the value's own code
+    // passed fetchTimeoutMs(). Never runs a cell, is not a Run and costs nothing.
+    quint64 fetchTable(const TableRequest& request);
+    static constexpr int kDefaultFetchTimeoutMs = 10000;
+    void setFetchTimeoutMs(int ms) { m_fetchTimeoutMs = qMax(100, ms); }
+    int fetchTimeoutMs() const { return m_fetchTimeoutMs; }
+
     void setIdleSeconds(int seconds);
     int idleSeconds() const { return m_idleSeconds; }
 
@@ -58,6 +73,7 @@ signals:
     void sessionEnded(const QString& why);
     void runStarted(sandpad::Run* run);
     void variablesChanged();
+    void tableFetched(quint64 id, const sandpad::TableWindow& window);
 
 private:
     void endIdle();
@@ -66,6 +82,9 @@ private:
     QTimer m_idle;
     int m_idleSeconds = kDefaultIdleSeconds;
     int m_running = 0;
+    quint64 m_fetches = 0;
+    int m_fetchTimeoutMs = kDefaultFetchTimeoutMs;
+    QList<QPointer<QThread>> m_fetchThreads; // waited for when this goes
 };
 
 } // namespace sandpad

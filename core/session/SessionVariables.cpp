@@ -33,6 +33,7 @@ QList<SessionVariable> SessionVariables::parse(const QByteArray& json, QString* 
         v.size = o.value(QStringLiteral("size")).toString().left(100);
         v.memory = o.contains(QStringLiteral("memory")) ? qint64(o.value(QStringLiteral("memory")).toDouble(-1)) : -1;
         v.value = o.value(QStringLiteral("value")).toString().left(200);
+        v.table = o.value(QStringLiteral("table")).toBool(false);
         variables << v;
     }
     return variables;

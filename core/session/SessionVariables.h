@@ -14,6 +14,7 @@ struct SessionVariable {
     QString size;    // "3", "1000 × 4"; empty when it has none
     qint64 memory = -1; // bytes (nbytes / memory_usage / getsizeof); -1 unknown
     QString value;   // a short text, never the whole value
+    bool table = false; // opens in the table view (NotebookSession::fetchTable)
 };
 
 struct SessionVariables {

@@ -36,6 +36,7 @@ AppSettings AppSettings::load(QSettings& s)
     a.poolSize = s.value(QStringLiteral("local/poolSize"), a.poolSize).toInt();
     a.poolBurstMax = s.value(QStringLiteral("local/poolBurstMax"), a.poolBurstMax).toInt();
     a.theme = s.value(QStringLiteral("appearance/theme"), a.theme).toString();
+    a.sessionIdleMinutes = s.value(QStringLiteral("session/idleMinutes"), a.sessionIdleMinutes).toInt();
     a.sanitize();
     return a;
 }
@@ -65,6 +66,7 @@ void AppSettings::save(QSettings& s) const
     s.setValue(QStringLiteral("local/poolSize"), poolSize);
     s.setValue(QStringLiteral("local/poolBurstMax"), poolBurstMax);
     s.setValue(QStringLiteral("appearance/theme"), theme);
+    s.setValue(QStringLiteral("session/idleMinutes"), sessionIdleMinutes);
     s.sync();
 }
 
@@ -92,6 +94,11 @@ QStringList AppSettings::sanitize()
     }
     poolSize = std::clamp(poolSize, 0, 8);
     poolBurstMax = std::clamp(poolBurstMax, poolSize, 16);
+    const int idle = std::clamp(sessionIdleMinutes, 1, 24 * 60);
+    if (idle != sessionIdleMinutes) {
+        notes << QStringLiteral("session idle limit %1 min is out of range (1-1440); using %2 min").arg(sessionIdleMinutes).arg(idle);
+        sessionIdleMinutes = idle;
+    }
     const QString themeName = theme.trimmed().toLower();
     if (!kThemes.contains(themeName)) {
         notes << QStringLiteral("unknown theme \"%1\" in settings; using the system's colours").arg(theme.trimmed());

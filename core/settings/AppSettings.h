@@ -25,6 +25,7 @@ struct AppSettings {
     QString commandProviderPath;                   // the executable of a command provider
     int poolSize = 1;                              // pre-started sandboxes per language (0: off)
     int poolBurstMax = 4;                          // what runs in a burst may grow it to
+    int sessionIdleMinutes = 30;                   // a notebook session idle this long ends [1, 1440]
     QString theme = QStringLiteral("system");      // system | light | dark (the GUI's colours)
 
     static AppSettings load();                     // from the default QSettings

@@ -17,12 +17,33 @@ import inspector from "node:inspector";
 import net from "node:net";
 import path from "node:path";
 import util from "node:util";
+import vm from "node:vm";
 import { spawnSync } from "node:child_process";
 import { pathToFileURL } from "node:url";
 
 const STASH = "__sandpadStash_" + process.pid;
 const IMPORT = "__sandpadImport";
 const MISSING = Symbol("missing");
+const SYNC = "__sandpadSync_" + process.pid;
+
+// Starts an evaluation whose synchronous part (the in-process inspector runs it inside the post)
+// can be stopped by SIGINT: vm's breakOnSigint terminates the running JavaScript there, a busy
+// loop included, and the REPL context keeps what ran before (node's REPL does the same for its
+// own cells). Null when SIGINT came during that part; what is awaited after it is interrupted by
+// the session's SIGINT handler as before.
+function interruptibly(start) {
+    globalThis[SYNC] = start;
+    try {
+        // Named after this file: its frame is left out of the user's stacks like this file's own.
+        return vm.runInThisContext(`globalThis[${JSON.stringify(SYNC)}]()`, { breakOnSigint: true, filename: "session.mjs" });
+    } catch (e) {
+        if (e && e.code === "ERR_SCRIPT_EXECUTION_INTERRUPTED")
+            return null;
+        throw e;
+    } finally {
+        delete globalThis[SYNC];
+    }
+}
 
 // `import x from "m"` and friends, one line each, become `const ... = await import("m")`; every
 // `import(` then goes through the session's own import, which resolves against /sandpad.
@@ -51,6 +72,19 @@ function sessionImport(specifier) {
     if (text.startsWith("./") || text.startsWith("../") || text.startsWith("/"))
         return import(pathToFileURL(path.resolve("/sandpad", text)).href);
     return import(text);
+}
+
+// "number", "string", "null", "function", or the constructor's name ("Array", "Map", "Point").
+function jsTypeName(value) {
+    if (value === null)
+        return "null";
+    if (typeof value === "function")
+        return /^class[\s{]/.test(Function.prototype.toString.call(value)) ? "class" : "function";
+    if (typeof value !== "object")
+        return typeof value;
+    const proto = Object.getPrototypeOf(value);
+    const ctor = proto && Object.prototype.hasOwnProperty.call(proto, "constructor") ? proto.constructor : null;
+    return typeof ctor === "function" && typeof ctor.name === "string" && ctor.name ? ctor.name.slice(0, 100) : "Object";
 }
 
 export async function serve(jobFd, W) {
@@ -151,11 +185,11 @@ export async function serve(jobFd, W) {
         const sourceUrl = title.replace(/\s/g, "_");
         names = sourceUrl === title ? [] : [[sourceUrl, title]];
         globalThis.__filename = path.join("/sandpad", title.replace(/[/\0]/g, "_"));
-        const evaluation = post("Runtime.evaluate", {
+        const evaluation = interruptibly(() => post("Runtime.evaluate", {
             expression: `${rewriteImports(source)}\n//# sourceURL=${sourceUrl}`,
             replMode: true, awaitPromise: true, objectGroup: "execution",
-        });
-        let outcome = await Promise.race([evaluation, stopped]);
+        }));
+        let outcome = evaluation === null ? "interrupted" : await Promise.race([evaluation, stopped]);
         let returned = false;
         if (outcome.answer && outcome.answer.exceptionDetails && (await isIllegalReturn(outcome.answer.exceptionDetails))) {
             // Parsed only, nothing ran: the cell is a function body instead (see the header).
@@ -220,10 +254,65 @@ export async function serve(jobFd, W) {
                 charts.push({ kind: "interactive", spec });
             chartError = problem;
         }
+        try {
+            emit("variables.json", JSON.stringify(await listVariables()));
+        } catch (e) {
+            process.stderr.write(`Sandpad: could not list the variables: ${e && e.message ? e.message : e}\n`);
+        }
         emit("result.json", JSON.stringify({ status: error ? "error" : "success", result, error, charts, chart_error: chartError,
                                              ...(runFiles ? runFiles.collect(manifest.cwd, emit, manifest, filesBefore) : {}) }));
     };
     globalThis[STASH + "m"] = MISSING;
+    // The variable explorer's rows (docs/runtime-protocol.md, "Sessions"): the REPL context's
+    // top-level let/const/class (its global lexical scope, from the inspector) and the var and
+    // function declarations (properties of globalThis that were not there when the session
+    // started). Names starting with "_", imported module namespaces and require()d modules are
+    // left out. Each value is described without copying it (a length or size, a short inspect).
+    const baseline = new Set(Object.getOwnPropertyNames(globalThis));
+    const listVariables = async () => {
+        const { error: failed, answer } = await post("Runtime.globalLexicalScopeNames", {});
+        const lexical = new Set(failed || !answer ? [] : answer.names);
+        const names = new Set(lexical);
+        for (const name of Object.getOwnPropertyNames(globalThis))
+            if (!baseline.has(name))
+                names.add(name);
+        const loaded = new Set(Object.values(globalThis.require ? globalThis.require.cache || {} : {}).map((m) => m && m.exports));
+        const rows = [];
+        for (const name of [...names].sort()) {
+            if (rows.length >= 500)
+                break;
+            if (name.startsWith("_"))
+                continue;
+            let value;
+            try {
+                // A let/const is not a property of globalThis; an indirect eval of its name sees
+                // the global lexical scope. Before its declaration ran it throws: not listed yet.
+                value = lexical.has(name) && /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$\u200c\u200d]*$/u.test(name)
+                    ? (0, eval)(name) : globalThis[name];
+            } catch {
+                continue;
+            }
+            if (util.types.isModuleNamespaceObject(value) || (value !== null && typeof value === "object" && loaded.has(value)))
+                continue;
+            const row = { name, type: jsTypeName(value) };
+            try {
+                if (typeof value === "string" || Array.isArray(value) || util.types.isTypedArray(value))
+                    row.size = String(value.length);
+                else if (value instanceof Map || value instanceof Set)
+                    row.size = String(value.size);
+                if (util.types.isTypedArray(value) || util.types.isArrayBuffer(value))
+                    row.memory = value.byteLength;
+                else if (typeof value === "string")
+                    row.memory = value.length * 2;
+                const text = util.inspect(value, { depth: 0, maxArrayLength: 10, maxStringLength: 100, breakLength: Infinity });
+                row.value = text.length <= 120 ? text : text.slice(0, 119) + "\u2026";
+            } catch (e) {
+                row.value = `<${e && e.name ? e.name : "Error"}: ${e && e.message ? e.message : e}>`.slice(0, 120);
+            }
+            rows.push(row);
+        }
+        return rows;
+    };
     const isIllegalReturn = async (details) => {
         if (!details.exception || details.exception.className !== "SyntaxError")
             return false;
@@ -270,6 +359,11 @@ export async function serve(jobFd, W) {
                 }
                 buffer = buffer.subarray(end + 1);
                 const fields = line.split("\t");
+                if (fields[0] === "--fetch") { // not an execution: not counted, answered "fetched"
+                    emit("fetch.json", JSON.stringify({ error: "JavaScript values do not open as a table: only numpy arrays and pandas DataFrames and Series do" }));
+                    socket.write("fetched\n");
+                    continue;
+                }
                 ++count;
                 try {
                     if (fields.length === 4)

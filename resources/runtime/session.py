@@ -132,59 +132,39 @@ def _execute(namespace, manifest_path, channel):
             result = repr(shown)
         except Exception as exc:
             result = "<repr() failed: %s: %s>" % (type(exc).__name__, exc)
-    try:
-        channel.emit("variables.json", W._dumps(_variables(namespace)).encode("utf-8"))
-    except Exception as exc:
-        sys.stderr.write("Sandpad: could not list the variables: %s: %s\n" % (type(exc).__name__, exc))
+    W._emit_variables(channel, namespace)  # read by the session's host (SessionLease::collect)
     files = W._files_after(manifest, channel, namespace, files_before)
     W._flush_streams()
     W._emit_result(channel, error, result, charts, chart_error, files, outputs)
 
 
-def _short_repr(value):
-    # Bounded however big the value is (a 10-million-item list costs as much as a short one).
-    import reprlib
-    short = reprlib.Repr()
-    short.maxstring = short.maxother = 100
-    short.maxlist = short.maxtuple = short.maxdict = short.maxset = 10
-    return short.repr(value)
-
-
-_VARIABLES_MAX = 500  # a namespace with more user variables lists the first ones (by name)
-
-
-def _variables(namespace):
-    """The user's variables for the variable explorer: name, type, size/shape, memory, a short
-    value. Modules, functions, classes and names starting with "_" are not listed. Each value is
-    described without copying it (shape and nbytes, never the data)."""
-    rows = []
-    for name in sorted(namespace):
-        if name.startswith("_") or len(rows) >= _VARIABLES_MAX:
-            continue
-        value = namespace[name]
-        if isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type)):
-            continue
-        kind = type(value)
-        row = {"name": name, "type": kind.__name__ if kind.__module__ == "builtins" else "%s.%s" % (kind.__module__.split(".")[0], kind.__name__)}
+def _fetch(namespace, request_text, channel):
+    """A job between executions: a window of a table variable (variables.table), written as
+    `fetch.json` on the result channel. The user's code it may reach (a subclass's __getitem__,
+    an object column's __repr__) is interruptible like an execution: the host's deadline is SIGINT."""
+    global _phase
+    try:
+        module = W._support_module("variables.py")
+        if module is None:
+            raise RuntimeError("the session cannot read variables in this build")
+        request = W._json_loads(request_text)
+        if not isinstance(request, dict):
+            raise ValueError("the request is not a JSON object")
+        _phase = 2
         try:
-            shape = getattr(value, "shape", None)
-            if isinstance(shape, tuple):
-                row["size"] = " \u00d7 ".join(str(n) for n in shape)
-            elif hasattr(value, "__len__"):
-                row["size"] = str(len(value))
-            nbytes = getattr(value, "nbytes", None)
-            if isinstance(nbytes, int):
-                row["memory"] = nbytes
-            elif hasattr(value, "memory_usage") and callable(value.memory_usage):
-                row["memory"] = int(value.memory_usage(index=True, deep=False).sum())
-            else:
-                row["memory"] = sys.getsizeof(value)
-            text = _short_repr(value) if kind.__module__ == "builtins" else "%s %s" % (row["type"], row.get("size", ""))
-            row["value"] = text if len(text) <= 120 else text[:117] + "..."
-        except Exception as exc:
-            row["value"] = "<%s: %s>" % (type(exc).__name__, exc)
-        rows.append(row)
-    return rows
+            answer = module.table(namespace, request)
+        finally:
+            _phase = 0
+    except KeyboardInterrupt:
+        answer = {"error": "the fetch was stopped at its deadline (the value's own code took too long)"}
+    except BaseException as exc:
+        answer = {"error": "%s: %s" % (type(exc).__name__, str(exc)[:500])}
+    W._flush_streams()
+    try:
+        data = W._dumps(answer).encode("utf-8")
+    except Exception as exc:
+        data = W._dumps({"error": "the answer could not be written: %s" % exc}).encode("utf-8")
+    channel.emit("fetch.json", data)
 
 
 def _apply_limits(fields):
@@ -196,6 +176,15 @@ def _apply_limits(fields):
     resource.setrlimit(resource.RLIMIT_CPU, (int(fields[1]), int(fields[2])))
     if fields[3] != "-":
         resource.setrlimit(resource.RLIMIT_AS, (int(fields[3]), int(fields[3])))
+
+
+def _answer(job_fd, line):
+    while True:
+        try:
+            os.write(job_fd, line)
+            return
+        except KeyboardInterrupt:  # a late interrupt
+            continue
 
 
 _MODULE = None
@@ -231,6 +220,13 @@ def serve(wrapper, job_fd):
         fields = line.decode("utf-8").rstrip("\n").split("\t")
         if not fields[0].strip():
             break  # EOF: the host ended the session
+        if fields[0] == "--fetch":  # not an execution: not counted, answered "fetched"
+            try:
+                _fetch(namespace, fields[1] if len(fields) > 1 else "", channel)
+            except KeyboardInterrupt:
+                pass
+            _answer(job_fd, b"fetched\n")
+            continue
         count += 1
         try:
             _apply_limits(fields)
@@ -240,11 +236,6 @@ def serve(wrapper, job_fd):
         except BaseException as exc:  # the session's own failure: said on stderr, the host sees no result
             sys.stderr.write("Sandpad session failed: %s: %s\n" % (type(exc).__name__, exc))
         W._flush_streams()
-        while True:
-            try:
-                os.write(job_fd, b"done %d\n" % count)
-                break
-            except KeyboardInterrupt:
-                continue
+        _answer(job_fd, b"done %d\n" % count)
     flusher.stop()
     os.close(job_fd)

@@ -733,6 +733,7 @@ def _warm_start():
     # Loaded now (placed with the wrapper), not in the user's run.
     _run_files()
     _rich_display_module()
+    _support_module("variables.py")  # the variable listing
     if pyplot is not None and not woken:
         _support_module("chart_extract.py")
     # The imported packages live as long as the sandbox: move their objects out of the collector's
@@ -902,14 +903,29 @@ def main(argv):
         outputs, shown_charts = rich.finish()
         charts += shown_charts
     files = _files_after(manifest, channel, namespace, files_before)
+    listed = _emit_variables(channel, namespace)
 
     flusher.stop()
     _flush_streams()
-    _emit_result(channel, error, result, charts, chart_error, files, outputs)
+    _emit_result(channel, error, result, charts, chart_error, files, outputs, listed)
     return 0
 
 
-def _emit_result(channel, error, result, charts, chart_error, files=None, outputs=()):
+def _emit_variables(channel, namespace):
+    """variables.json: the namespace's user variables at the end (variables.py), for the variable
+    explorer. True when written."""
+    module = _support_module("variables.py")
+    if module is None:
+        return False
+    try:
+        channel.emit("variables.json", _dumps(module.listing(namespace)).encode("utf-8"))
+        return True
+    except Exception as exc:
+        sys.stderr.write("Sandpad: could not list the variables: %s: %s\n" % (type(exc).__name__, exc))
+        return False
+
+
+def _emit_result(channel, error, result, charts, chart_error, files=None, outputs=(), variables=False):
     """result.json (docs/runtime-protocol.md): a run's, or a session execution's."""
     document = {
         "status": "error" if error is not None else "success",
@@ -918,6 +934,8 @@ def _emit_result(channel, error, result, charts, chart_error, files=None, output
         "charts": charts,
         "chart_error": chart_error,
     }
+    if variables:
+        document["variables"] = True  # variables.json was written (a fresh run's snapshot)
     if files:
         document.update(files)
     if outputs:

@@ -360,16 +360,16 @@ private slots:
             "while '_compiled_beside' not in f.f_globals:\n    f = f.f_back\n"
             "w = types.SimpleNamespace(**f.f_globals)\n"
             "print(sorted(n for n in os.listdir('/sandpad') if n.endswith('.pyc')))\n"
-            "for name in ('chart_extract', 'rich_display', 'run_files'):\n"
+            "for name in ('chart_extract', 'rich_display', 'run_files', 'variables'):\n"
             "    c = w._compiled_beside('/sandpad/%s.py' % name)\n"
             "    print(name, c is not None and c.co_filename)\n"
             "open('/sandpad/work/x.py', 'w').write('x = 1')\n"
             "print('user file', w._compiled_beside('/sandpad/work/x.py'))\n");
         ExecutionResult r;
         const QString want = QStringLiteral(
-            "['chart_extract.pyc', 'rich_display.pyc', 'run_files.pyc', 'wrapper.pyc']\n"
+            "['chart_extract.pyc', 'rich_display.pyc', 'run_files.pyc', 'variables.pyc', 'wrapper.pyc']\n"
             "chart_extract /sandpad/chart_extract.py\nrich_display /sandpad/rich_display.py\n"
-            "run_files /sandpad/run_files.py\nuser file None\n");
+            "run_files /sandpad/run_files.py\nvariables /sandpad/variables.py\nuser file None\n");
         for (int i = 0; i < 20; ++i) { // the first cold run may still be compiling them
             r = cold.run(ExecutionRequest::adHoc(Language::Python, code));
             if (r.stdoutText == want)

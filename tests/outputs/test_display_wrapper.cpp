@@ -40,8 +40,8 @@ class TestDisplayWrapper : public QObject {
         const QDir dir(m_dir.path());
         QDir(dir.filePath("out")).removeRecursively();
         const QString runtime = QStringLiteral(SANDPAD_SOURCE_DIR "/resources/runtime/");
-        for (const char* name : {"wrapper.py", "chart_extract.py", "rich_display.py", "run_files.py", "wrapper.mjs",
-                                 "js_program.mjs", "run_files.cjs"}) {
+        for (const char* name : {"wrapper.py", "chart_extract.py", "rich_display.py", "run_files.py", "variables.py",
+                                 "wrapper.mjs", "js_program.mjs", "run_files.cjs"}) {
             QFile::remove(dir.filePath(name));
             QFile::copy(runtime + name, dir.filePath(name));
         }

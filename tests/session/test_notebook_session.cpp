@@ -223,6 +223,10 @@ private slots:
         QTest::newRow("javascript") << Language::JavaScript << QStringLiteral("let x = 1;")
                                     << QStringLiteral("x = 2;\nconsole.log('ready');\nawait new Promise((r) => setTimeout(r, 120000));")
                                     << QStringLiteral("x");
+        // A synchronous busy loop too: the first interrupt terminates it, the context stays.
+        QTest::newRow("javascript busy loop") << Language::JavaScript << QStringLiteral("let x = 1;")
+                                              << QStringLiteral("x = 2;\nconsole.log('ready');\nwhile (true) {}")
+                                              << QStringLiteral("x");
     }
     void interruptKeepsState()
     {
@@ -254,8 +258,10 @@ private slots:
         QTest::newRow("python") << Language::Python
                                 << QStringLiteral("import signal\nkept = 1\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nprint('ready', flush=True)\nwhile True: pass")
                                 << QStringLiteral("'kept' in globals()");
-        QTest::newRow("javascript") << Language::JavaScript // a busy loop: only a restart stops it
-                                    << QStringLiteral("var kept = 1; console.log('ready'); while (true) {}")
+        // A busy loop in a timer, outside the evaluation: only a restart stops it.
+        QTest::newRow("javascript") << Language::JavaScript
+                                    << QStringLiteral("var kept = 1; setTimeout(() => { console.log('ready'); while (true) {} }, 0);\n"
+                                                      "await new Promise(() => {});")
                                     << QStringLiteral("typeof kept !== 'undefined'");
     }
     void secondInterruptRestarts()

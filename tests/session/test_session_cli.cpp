@@ -105,6 +105,45 @@ private slots:
         QCOMPARE(sessionEnds, 3);
     }
 
+    void variablesAndTableWindows()
+    {
+        QTemporaryDir data;
+        QByteArray input;
+        input += request({{QStringLiteral("code"), QStringLiteral("import pandas as pd\ndf = pd.DataFrame({'a': range(5), 'b': list('vwxyz')})")}});
+        input += request({{QStringLiteral("variables"), true}});
+        input += request({{QStringLiteral("fetch"), QStringLiteral("df")}, {QStringLiteral("row"), 1}, {QStringLiteral("rows"), 2}});
+        input += request({{QStringLiteral("fetch"), QStringLiteral("nope")}});
+        input += request({{QStringLiteral("code"), QStringLiteral("let n = [1, 2, 3];")}, {QStringLiteral("language"), QStringLiteral("javascript")}});
+        input += request({{QStringLiteral("variables"), true}});
+        const Output out = runCli(data, {QStringLiteral("--session")}, input);
+        QCOMPARE(out.exitCode, 0);
+        QList<QJsonObject> listings, fetches;
+        for (const QJsonObject& line : out.lines) {
+            if (line.contains(QStringLiteral("variables")))
+                listings << line;
+            if (line.contains(QStringLiteral("fetch")))
+                fetches << line;
+        }
+        QCOMPARE(listings.size(), 2);
+        const QJsonObject df = listings[0].value(QStringLiteral("variables")).toArray().at(0).toObject();
+        QCOMPARE(df.value(QStringLiteral("name")).toString(), QStringLiteral("df"));
+        QCOMPARE(df.value(QStringLiteral("type")).toString(), QStringLiteral("pandas.DataFrame"));
+        QVERIFY(df.value(QStringLiteral("table")).toBool());
+        QCOMPARE(fetches.size(), 2);
+        const QJsonObject w = fetches[0];
+        QCOMPARE(w.value(QStringLiteral("shape")).toArray(), (QJsonArray{5, 2}));
+        QCOMPARE(w.value(QStringLiteral("dtypes")).toArray(), (QJsonArray{QStringLiteral("int64"), QStringLiteral("object")}));
+        QCOMPARE(w.value(QStringLiteral("index")).toArray(), (QJsonArray{QStringLiteral("1"), QStringLiteral("2")}));
+        QCOMPARE(w.value(QStringLiteral("cells")).toArray(),
+                 (QJsonArray{QJsonArray{QStringLiteral("1"), QStringLiteral("w")}, QJsonArray{QStringLiteral("2"), QStringLiteral("x")}}));
+        QVERIFY(fetches[1].value(QStringLiteral("error")).toString().contains(QStringLiteral("no variable named 'nope'")));
+        const QJsonObject n = listings[1].value(QStringLiteral("variables")).toArray().at(0).toObject();
+        QCOMPARE(n.value(QStringLiteral("name")).toString(), QStringLiteral("n"));
+        QCOMPARE(n.value(QStringLiteral("type")).toString(), QStringLiteral("Array"));
+        QCOMPARE(n.value(QStringLiteral("size")).toString(), QStringLiteral("3"));
+        QCOMPARE(n.value(QStringLiteral("value")).toString(), QStringLiteral("[ 1, 2, 3 ]"));
+    }
+
     void usageErrors()
     {
         QTemporaryDir data;

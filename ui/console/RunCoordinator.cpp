@@ -95,20 +95,28 @@ bool RunCoordinator::runSelection()
     return startRun(page, editor->selectedText(), tr("%1 · selection").arg(page->title()), line1 + 1);
 }
 
-bool RunCoordinator::startRun(EditorPage* page, const QString& code, const QString& title, int firstLine)
+Run* RunCoordinator::runCode(EditorPage* page, const QString& code, const QString& title, int firstLine)
+{
+    return page ? startRun(page, code, title, firstLine) : nullptr;
+}
+
+Run* RunCoordinator::startRun(EditorPage* page, const QString& code, const QString& title, int firstLine)
 {
     if (m_runs->isRunning())
-        return false;
+        return nullptr;
     page->editor()->clearErrorMarks();
     RunOrigin origin;
     origin.title = title;
     origin.firstLine = firstLine;
     origin.source = page;
     if (m_sessions && m_sessions->usesSession(page))
-        return m_runs->startWith([&] { return m_sessions->execute(page, page->language(), code, title, origin); }) != nullptr;
+        return m_runs->startWith([&] { return m_sessions->execute(page, page->language(), code, title, origin); });
     ExecutionRequest request = ExecutionRequest::adHoc(page->language(), code, title);
     request.input = page->attachments()->runInput(); // the tab's files and Input box
-    return m_runs->start(request, origin) != nullptr;
+    Run* run = m_runs->start(request, origin);
+    if (run && m_sessions)
+        m_sessions->followFreshRun(page, run); // its variables at the end, for the Variables dock
+    return run;
 }
 
 void RunCoordinator::stop()

@@ -34,6 +34,9 @@ public:
     bool runAll();
     bool runCurrentCell();
     bool runSelection();
+    // Runs `code` of the page as the cell or selection starting at firstLine (the tab's session
+    // or a fresh sandbox, as for Shift+Enter); null when a run is going on.
+    Run* runCode(EditorPage* page, const QString& code, const QString& title, int firstLine);
     // Runs the stored revision (empty: the head) through the Executor; the entry names both.
     bool runRevision(const QString& documentId, const QString& revisionId);
 
@@ -46,7 +49,7 @@ public:
     QString chartRunId() const { return m_chartRunId; } // the run whose charts the pane shows
 
 private:
-    bool startRun(EditorPage* page, const QString& code, const QString& title, int firstLine);
+    Run* startRun(EditorPage* page, const QString& code, const QString& title, int firstLine);
     void onRunFinished(Run* run);
     // The entry selected and in view, its charts in the pane, its error line marked.
     void showOutcome(Run* run);

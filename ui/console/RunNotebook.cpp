@@ -54,6 +54,10 @@ RunNotebook::RunNotebook(QWidget* parent)
     bar->setContentsMargins(6, 4, 6, 2);
     auto* title = new QLabel(tr("<b>Output</b>"), this);
     bar->addWidget(title);
+    m_mode = new QLabel(this);
+    m_mode->setObjectName(QStringLiteral("notebookMode"));
+    m_mode->setAccessibleName(tr("Run mode of this tab"));
+    bar->addWidget(m_mode);
     bar->addSpacing(8);
     bar->addWidget(m_find, 1);
     bar->addWidget(m_findStatus);
@@ -247,6 +251,16 @@ void RunNotebook::highlightMatches(const QString& text)
 }
 
 QString RunNotebook::findStatusText() const { return m_findStatus->text(); }
+
+void RunNotebook::setModeText(const QString& text)
+{
+    m_mode->setText(text.isEmpty() ? QString() : QStringLiteral("· %1").arg(text));
+}
+
+QString RunNotebook::modeText() const
+{
+    return m_mode->text().mid(2);
+}
 
 void RunNotebook::setWholeRunSource(RunEntry::WholeRunSource source)
 {

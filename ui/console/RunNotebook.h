@@ -53,6 +53,9 @@ public:
     void saveTextWithDialog(RunEntry* entry, RunEntry::Part part);
     void clear();
     void focusFind();
+    // The current tab's run mode in the header ("Session: 3 executions", "Fresh sandbox per run").
+    void setModeText(const QString& text);
+    QString modeText() const;
     // Scrolls to the newest entry once the layout has settled (and follows it from then on).
     void showLatest();
     // Whether the view follows the newest entry as it grows (false once the user scrolled away).
@@ -75,6 +78,7 @@ private:
     QVBoxLayout* m_list;
     QLineEdit* m_find;
     QLabel* m_findStatus = nullptr;
+    QLabel* m_mode = nullptr;
     int m_findTotal = 0;
     QLabel* m_empty;
     QPointer<RunEntry> m_selected;

@@ -9,7 +9,10 @@
 
 namespace sandpad {
 
-TabSessions::TabSessions(Executor* executor, QObject* parent) : QObject(parent), m_executor(executor) {}
+TabSessions::TabSessions(Executor* executor, QObject* parent)
+    : QObject(parent), m_executor(executor), m_idleSeconds(NotebookSession::kDefaultIdleSeconds)
+{
+}
 
 TabSessions::~TabSessions()
 {
@@ -47,6 +50,7 @@ NotebookSession* TabSessions::sessionFor(EditorPage* page)
     NotebookSession* session = m_sessions.value(page);
     if (!session) {
         session = new NotebookSession(m_executor);
+        session->setIdleSeconds(m_idleSeconds);
         m_sessions.insert(page, session);
         connect(page, &QObject::destroyed, this, &TabSessions::drop);
         connect(session, &NotebookSession::sessionEnded, this, [this, page](const QString& why) {
@@ -62,6 +66,7 @@ void TabSessions::drop(QObject* page)
     auto* key = static_cast<EditorPage*>(page);
     delete m_sessions.take(key); // the tab closed: its session ends
     m_fresh.remove(key);
+    m_snapshots.remove(key);
 }
 
 Run* TabSessions::execute(EditorPage* page, Language language, const QString& code, const QString& title,
@@ -73,6 +78,26 @@ Run* TabSessions::execute(EditorPage* page, Language language, const QString& co
             emit modeChanged(page);
     });
     return run;
+}
+
+void TabSessions::followFreshRun(EditorPage* page, Run* run)
+{
+    if (!page || !run)
+        return;
+    connect(page, &QObject::destroyed, this, &TabSessions::drop, Qt::UniqueConnection);
+    connect(run, &Run::finished, this, [this, page = QPointer<EditorPage>(page)](const ExecutionResult& result) {
+        if (!page)
+            return;
+        m_snapshots.insert(page, SessionVariables::parse(result.variables));
+        emit modeChanged(page);
+    });
+}
+
+void TabSessions::setIdleSeconds(int seconds)
+{
+    m_idleSeconds = qMax(1, seconds);
+    for (NotebookSession* session : std::as_const(m_sessions))
+        session->setIdleSeconds(m_idleSeconds);
 }
 
 bool TabSessions::interrupt(EditorPage* page)

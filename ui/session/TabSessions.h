@@ -2,6 +2,7 @@
 
 #include "core/language/Language.h"
 #include "core/run/RunOrigin.h"
+#include "core/session/SessionVariables.h"
 
 #include <QHash>
 #include <QObject>
@@ -38,6 +39,12 @@ public:
     bool interrupt(EditorPage* page);
     void restart(EditorPage* page);
     NotebookSession* session(EditorPage* page) const { return m_sessions.value(page); }
+    // A fresh run of the page: its variables at the end become the page's snapshot.
+    void followFreshRun(EditorPage* page, Run* run);
+    QList<SessionVariable> snapshot(EditorPage* page) const { return m_snapshots.value(page); }
+    // Applies to every session, now and later (the Settings' idle limit).
+    void setIdleSeconds(int seconds);
+    int idleSeconds() const { return m_idleSeconds; }
 
 signals:
     void modeChanged(sandpad::EditorPage* page);
@@ -50,6 +57,8 @@ private:
     Executor* m_executor;
     QHash<EditorPage*, NotebookSession*> m_sessions;
     QHash<EditorPage*, bool> m_fresh;
+    QHash<EditorPage*, QList<SessionVariable>> m_snapshots;
+    int m_idleSeconds;
 };
 
 } // namespace sandpad

@@ -277,6 +277,13 @@ QWidget* SettingsDialog::buildExecutionPage()
                                   "Shift+Enter through cells), keep up to this many ready per language; back "
                                   "to the number above after 30 s without runs. Each holds about 100 MB."));
     form->addRow(tr("…during &bursts, up to:"), m_poolBurstMax);
+    m_sessionIdle = new QSpinBox(page);
+    m_sessionIdle->setRange(1, 24 * 60); // AppSettings::sanitize's range
+    m_sessionIdle->setSuffix(tr(" min"));
+    m_sessionIdle->setAccessibleName(tr("Session idle limit"));
+    m_sessionIdle->setToolTip(tr("A tab's notebook session that runs nothing for this long ends, with its sandbox "
+                                 "and its variables; the next cell starts a fresh one."));
+    form->addRow(tr("End idle &sessions after:"), m_sessionIdle);
     connect(m_poolSize, &QSpinBox::valueChanged, m_poolBurstMax, [this](int size) {
         m_poolBurstMax->setMinimum(size);
     });
@@ -336,6 +343,7 @@ void SettingsDialog::setSettings(const AppSettings& s)
     m_network->setChecked(s.allowNetwork);
     m_poolSize->setValue(std::clamp(s.poolSize, 0, 8));
     m_poolBurstMax->setValue(std::clamp(s.poolBurstMax, s.poolSize, 16));
+    m_sessionIdle->setValue(std::clamp(s.sessionIdleMinutes, 1, 24 * 60));
     updateEnvHints();
 }
 
@@ -359,6 +367,7 @@ AppSettings SettingsDialog::settings() const
     s.allowNetwork = m_network->isChecked();
     s.poolSize = m_poolSize->value();
     s.poolBurstMax = m_poolBurstMax->value();
+    s.sessionIdleMinutes = m_sessionIdle->value();
     return s;
 }
 
@@ -447,6 +456,7 @@ QWidget* SettingsDialog::field(const QString& name) const
     if (name == QLatin1String("network")) return m_network;
     if (name == QLatin1String("poolSize")) return m_poolSize;
     if (name == QLatin1String("poolBurstMax")) return m_poolBurstMax;
+    if (name == QLatin1String("sessionIdle")) return m_sessionIdle;
     if (name == QLatin1String("credits")) return m_credits;
     if (name == QLatin1String("validate")) return m_validateButton;
     if (name == QLatin1String("topUpAmount")) return m_topUpAmount;

@@ -120,6 +120,7 @@ private:
     QSpinBox* m_memory = nullptr;
     QSpinBox* m_poolSize = nullptr;
     QSpinBox* m_poolBurstMax = nullptr;
+    QSpinBox* m_sessionIdle = nullptr;
     QCheckBox* m_network = nullptr;
     QCheckBox* m_credits = nullptr;
     QLabel* m_balance = nullptr;

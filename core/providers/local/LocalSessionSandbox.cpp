@@ -13,6 +13,7 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QTimer>
 
 #include <csignal>
 #include <optional>
@@ -196,6 +197,53 @@ CommandOutcome LocalSessionSandbox::run(const SandboxCommand& command, const Out
     if (!m_sandbox->m_resultError.isEmpty())
         outcome.detail = QStringLiteral("the result channel was malformed: %1").arg(m_sandbox->m_resultError);
     return outcome;
+}
+
+QByteArray LocalSessionSandbox::fetch(const QByteArray& request, RunControl& control, int timeoutMs)
+{
+    if (m_dead || !m_sandbox->m_warm || !isAlive())
+        throw ProviderError(ProviderError::Kind::Io, QStringLiteral("The session has ended"));
+    if (request.contains('\n') || request.contains('\t'))
+        throw ProviderError(ProviderError::Kind::Io, QStringLiteral("A fetch request is one line of JSON"));
+    if (control.isCancelled())
+        throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Cancelled"));
+    SandboxProcess& process = *m_sandbox->m_warm;
+    ResultFrameParser parser(kMaxFetchBytes);
+    // The hard end: the value's code ignored the interrupt (a C loop, a handler that swallows it).
+    RunStopper stopper(control, [&process] { process.kill(); });
+    process.discardOutput();
+    if (!sendAll(process.jobFd(), QByteArrayLiteral("--fetch\t") + request + '\n', 10000)) {
+        m_dead = true;
+        throw ProviderError(ProviderError::Kind::Io, QStringLiteral("The session did not take the request"));
+    }
+    stopper.start(qint64(timeoutMs) + kFetchGraceMs);
+    QTimer soft; // in this thread's loop (pumpUntilJobLine): the interrupt at the deadline
+    soft.setSingleShot(true);
+    QObject::connect(&soft, &QTimer::timeout, [this] {
+        QMutexLocker lock(&m_signalMutex);
+        if (m_interpreterFd >= 0)
+            ::syscall(SYS_pidfd_send_signal, m_interpreterFd, SIGINT, nullptr, 0);
+    });
+    soft.start(timeoutMs);
+    QByteArray line;
+    const bool done = process.pumpUntilJobLine({}, parser, &line); // what the value's code printed is dropped
+    soft.stop();
+    stopper.stop();
+    parser.finish();
+    if (stopper.stopped() || !done || line != QByteArrayLiteral("fetched")) {
+        m_dead = true;
+        if (stopper.cancelled())
+            throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Cancelled"));
+        throw ProviderError(ProviderError::Kind::Io,
+                            stopper.timedOut() ? QStringLiteral("The value did not answer within %1 s, even when interrupted: the session was ended")
+                                                     .arg((timeoutMs + kFetchGraceMs) / 1000)
+                                               : QStringLiteral("The session's interpreter ended while answering"));
+    }
+    const auto answer = parser.files().find(QStringLiteral("fetch.json"));
+    if (answer == parser.files().end() || parser.truncatedNames().contains(QStringLiteral("fetch.json")))
+        throw ProviderError(ProviderError::Kind::Protocol,
+                            QStringLiteral("The session's answer was missing or over %1 bytes").arg(kMaxFetchBytes));
+    return answer.value();
 }
 
 std::optional<QByteArray> LocalSessionSandbox::readFile(const QString& path)

@@ -38,6 +38,11 @@ public:
     void interrupt() override;
     bool isAlive() override;
     CleanupReport endExecution() override;
+    // The job `--fetch\t<request>`; the answer is the frame `fetch.json`, then "fetched" on the
+    // job socket. Not an execution: not counted, no files placed, output discarded.
+    QByteArray fetch(const QByteArray& request, RunControl& control, int timeoutMs) override;
+    static constexpr qint64 kMaxFetchBytes = 4 << 20; // what one answer may be
+    static constexpr int kFetchGraceMs = 3000;        // after the interrupt, before the kill
 
     // The interpreter's host pid (tests look at it from outside); -1 when not started.
     int interpreterPid() const { return m_interpreterPid; }

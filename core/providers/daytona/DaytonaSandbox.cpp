@@ -271,7 +271,6 @@ void DaytonaSandbox::startDetached(const SandboxCommand& command)
         QStringLiteral("starting the session's interpreter"));
     if (parseObject(resp.body, QStringLiteral("exec")).value(QLatin1String("cmdId")).toString().isEmpty())
         throw ProviderError(ProviderError::Kind::Protocol, QStringLiteral("Daytona: exec answered no cmdId"));
-    m_activity.start();
 }
 
 void DaytonaSandbox::keepAlive(qint64 ms)

@@ -62,7 +62,9 @@ void RemoteSessionSandbox::start(RunControl& control, int readySeconds)
           << SandboxFile{workDir() + (python ? QStringLiteral("/session.py") : QStringLiteral("/session.mjs")), runtime, 0644}
           << SandboxFile{hostPath(), host, 0644};
     try {
+        m_starting = true;
         writeFiles(files);
+        m_starting = false;
         m_sandbox->startDetached(relay({QStringLiteral("serve"), workDir(), python ? QStringLiteral("python") : QStringLiteral("javascript"),
                                         interpreter(m_language)}, 0));
         QByteArray said;
@@ -92,17 +94,17 @@ void RemoteSessionSandbox::start(RunControl& control, int readySeconds)
 
 void RemoteSessionSandbox::writeFiles(const QList<SandboxFile>& files)
 {
+    // Only the runtime placed at the start is remembered (the program's own files are always sent:
+    // the code may have changed or removed them).
     QList<SandboxFile> changed;
-    QHash<QString, QByteArray> hashes;
     for (const SandboxFile& file : files) {
         const QByteArray hash = QCryptographicHash::hash(file.content, QCryptographicHash::Sha256) + QByteArray::number(file.mode);
         if (m_placed.value(file.path) != hash)
             changed << file;
-        hashes.insert(file.path, hash);
+        if (m_starting)
+            m_placed.insert(file.path, hash);
     }
     m_sandbox->writeFiles(changed);
-    for (auto it = hashes.begin(); it != hashes.end(); ++it)
-        m_placed.insert(it.key(), it.value());
 }
 
 QJsonObject RemoteSessionSandbox::lastExecution()

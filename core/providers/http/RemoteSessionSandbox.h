@@ -64,7 +64,8 @@ private:
 
     std::unique_ptr<RemoteSandbox> m_sandbox;
     Language m_language;
-    QHash<QString, QByteArray> m_placed; // path -> content hash
+    QHash<QString, QByteArray> m_placed; // the runtime placed at the start: path -> content hash
+    bool m_starting = false;
     QMutex m_mutex;                      // interrupt() from another thread
     bool m_executing = false;
     bool m_pendingInterrupt = false;

@@ -8,6 +8,8 @@
 #include <QJsonDocument>
 #include <QUuid>
 
+#include <algorithm>
+
 namespace sandpad {
 
 namespace {

@@ -186,7 +186,9 @@ private slots:
         QCOMPARE(liveSandboxes(), 0);
         verifyCleaned();
         QCOMPARE(m_ledger->entries().size(), rows + 1);
-        QCOMPARE(m_ledger->entries().last().costMicros, 0);
+        const UsageEntry end = m_ledger->entries(1).first(); // newest first
+        QCOMPARE(end.source, QStringLiteral("session"));
+        QCOMPARE(end.costMicros, 0);
         QVERIFY(m_allocations->open(providerName()).isEmpty());
     }
 

@@ -104,7 +104,21 @@ void RemoteSessionSandbox::writeFiles(const QList<SandboxFile>& files)
         if (m_starting)
             m_placed.insert(file.path, hash);
     }
-    m_sandbox->writeFiles(changed);
+    try {
+        m_sandbox->writeFiles(changed);
+    } catch (const ProviderError& e) {
+        if (!m_starting && !m_sandbox->stillRunning())
+            throw gone(e.message());
+        throw;
+    }
+}
+
+ProviderError RemoteSessionSandbox::gone(const QString& how)
+{
+    m_dead = true;
+    return ProviderError(ProviderError::Kind::SandboxStopped,
+                         QStringLiteral("The session's sandbox stopped by itself (%1): the session's state is lost; "
+                                        "the next execution starts a new session").arg(how));
 }
 
 QJsonObject RemoteSessionSandbox::lastExecution()
@@ -133,12 +147,6 @@ CommandOutcome RemoteSessionSandbox::run(const SandboxCommand& command, const Ou
         return outcome;
     }
     const qint64 timeoutMs = command.timeoutMs > 0 ? command.timeoutMs : 300000;
-    auto gone = [this](const QString& how) {
-        m_dead = true;
-        return ProviderError(ProviderError::Kind::SandboxStopped,
-                             QStringLiteral("The session's sandbox stopped by itself (%1): the session's state is lost; "
-                                            "the next execution starts a new session").arg(how));
-    };
     try {
         m_sandbox->keepAlive(timeoutMs + kExecutionMarginMs);
     } catch (const ProviderError& e) {

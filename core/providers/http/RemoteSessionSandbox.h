@@ -60,6 +60,8 @@ private:
     // W/.session/exec.json: the host's word on the last execution.
     QJsonObject lastExecution();
     [[noreturn]] void fail(const QString& why); // deletes the sandbox, throws ProviderError(Io)
+    // The service stopped the sandbox by itself (its timeout, auto-stop): the session is over.
+    ProviderError gone(const QString& how);
     void joinInterrupts();
 
     std::unique_ptr<RemoteSandbox> m_sandbox;

@@ -287,13 +287,15 @@ void DaytonaSandbox::keepAlive(qint64 ms)
             throw m_http.errorFor(resp, what);
     };
     if (minutes > m_autoStopMinutes) {
-        checked(apiRequest(m_config, "POST", QStringLiteral("/sandbox/%1/autostop/%2").arg(m_id).arg(minutes),
-                           HttpRequest::Retry::Idempotent),
-                QStringLiteral("setting the auto-stop interval"));
+        HttpRequest rq = apiRequest(m_config, "POST", QStringLiteral("/sandbox/%1/autostop/%2").arg(m_id).arg(minutes),
+                                    HttpRequest::Retry::Idempotent);
+        rq.headers.emplaceBack("Content-Type", "application/x-www-form-urlencoded"); // the SDK's (axios) for no body
+        checked(rq, QStringLiteral("setting the auto-stop interval"));
         m_autoStopMinutes = minutes;
     }
     if (!m_activity.isValid() || m_activity.elapsed() > 60000) {
-        checked(apiRequest(m_config, "POST", QStringLiteral("/sandbox/%1/last-activity").arg(m_id), HttpRequest::Retry::Idempotent),
+        const QJsonObject none; // the SDK sends an empty JSON object
+        checked(apiRequest(m_config, "POST", QStringLiteral("/sandbox/%1/last-activity").arg(m_id), HttpRequest::Retry::Idempotent, &none),
                 QStringLiteral("refreshing the sandbox's activity"));
         m_activity.start();
     }

@@ -233,7 +233,12 @@ public:
 
     void collect(Sandbox& sandbox, const QString& outDir) override
     {
-        const std::optional<QByteArray> listing = sandbox.readFile(outDir + QStringLiteral("/variables.json"));
+        std::optional<QByteArray> listing;
+        try { // a remote read can fail (a cancelled run, the service): the listing is then not updated
+            listing = sandbox.readFile(outDir + QStringLiteral("/variables.json"));
+        } catch (const ProviderError&) {
+            return;
+        }
         if (!listing)
             return;
         QList<SessionVariable> variables = SessionVariables::parse(*listing);

@@ -13,10 +13,12 @@
 #include "core/providers/daytona/DaytonaProvider.h"
 #include "core/providers/http/RemoteSessionSandbox.h"
 #include "core/providers/vercel/VercelProvider.h"
+#include "core/run/ExecutionRequest.h"
 #include "core/run/ExecutionResult.h"
 #include "core/run/Run.h"
 #include "core/session/NotebookSession.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QSignalSpy>
 #include <QTest>
@@ -240,6 +242,50 @@ private slots:
         QCOMPARE(after.result.value_or(QString()), QStringLiteral("10"));
         QCOMPARE(after.executionCount.value_or(-1), 3);
         QCOMPARE(fake().count(createRoute()), 1);
+    }
+
+    void secondInterruptRestarts()
+    {
+        QCOMPARE(exec(Language::Python, QStringLiteral("x = 5")).status, RunStatus::Success);
+        // A loop that swallows KeyboardInterrupt: only the second interrupt ends it (the session with it).
+        Run* run = m_session->execute(Language::Python, QStringLiteral(
+            "import time\nprint('go', flush=True)\nwhile True:\n    try:\n        time.sleep(60)\n"
+            "    except KeyboardInterrupt:\n        print('caught', flush=True)"), QStringLiteral("cell"));
+        QVERIFY(waitForOutput(run, QStringLiteral("go")));
+        m_session->interrupt();
+        QVERIFY(waitForOutput(run, QStringLiteral("caught")));
+        m_session->interrupt();
+        const ExecutionResult stopped = wait(run);
+        QCOMPARE(stopped.status, RunStatus::Cancelled);
+        QCOMPARE(stopped.costMicros, 0);
+        QVERIFY2(stopped.stderrText.contains(QStringLiteral("its state is lost")), qPrintable(describe(stopped)));
+        QCOMPARE(liveSandboxes(), 0);
+        const ExecutionResult after = exec(Language::Python, QStringLiteral("'x' in globals()"));
+        QCOMPARE(after.result.value_or(QString()), QStringLiteral("False"));
+        QCOMPARE(after.executionCount.value_or(-1), 1);
+    }
+
+    // Figures, not assertions on time: what a session execution costs against a fresh run.
+    void requestsAndTimePerExecution()
+    {
+        QCOMPARE(exec(Language::Python, QStringLiteral("print(0)")).status, RunStatus::Success); // the session starts
+        bool allOk = true;
+        auto measure = [&](auto&& once) {
+            fake().reset();
+            QElapsedTimer clock;
+            clock.start();
+            for (int i = 0; i < 5; ++i)
+                allOk = once().status == RunStatus::Success && allOk;
+            return std::pair<double, double>(clock.elapsed() / 5.0, fake().requests().size() / 5.0);
+        };
+        const auto session = measure([&] { return exec(Language::Python, QStringLiteral("print(1)")); });
+        const auto fresh = measure([&] {
+            auto request = ExecutionRequest::adHoc(Language::Python, QStringLiteral("print(1)"), QStringLiteral("snippet.py"));
+            return m_executors.value(providerName())->run(request);
+        });
+        QVERIFY(allOk);
+        qInfo("%s print(1): session %.0f ms and %.1f requests per execution; fresh run %.0f ms and %.1f requests",
+              qPrintable(providerName()), session.first, session.second, fresh.first, fresh.second);
     }
 
     void restartClearsState()

@@ -80,6 +80,8 @@ class _Frames:
             return
         if name == "started":
             self.started = True
+        if os.path.islink(self.out_dir):  # replaced by a link during the execution
+            _clear(self.out_dir)
         path = os.path.join(self.out_dir, *parts)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path + ".part", "wb") as f:
@@ -88,6 +90,12 @@ class _Frames:
 
 
 def _clear(folder):
+    # The user's code may have replaced the folder by a link: never clear (or fill) what it points at.
+    if os.path.islink(folder) or not os.path.isdir(folder):
+        if os.path.lexists(folder):
+            os.unlink(folder)
+        os.makedirs(folder)
+        return
     for root, dirs, files in os.walk(folder, topdown=False):
         for f in files:
             os.unlink(os.path.join(root, f))

@@ -244,8 +244,8 @@ ExecutionResult Executor::execute(const ExecutionRequest& request, Run& run,
                        !PipDirectives::parse(result.code).packagesToInstall().isEmpty();
     options.runId = result.runId; // the remote sandbox's run label (orphan records)
     // A paid remote sandbox is recorded before it is asked for, and closed once removal is
-    // confirmed: a crash in between leaves an open row for the OrphanReconciler. (Sessions are
-    // local only for now.)
+    // confirmed: a crash in between leaves an open row for the OrphanReconciler. A session's
+    // sandbox has its row from the session (core/session), open while the session lives.
     RemoteAllocations* allocations = !lease && provider->allocatesRemotely() ? m_allocations : nullptr;
     if (allocations && !allocations->recordIntent(provider->name(), result.runId))
         qWarning("sandpad: %s", qPrintable(allocations->lastError()));

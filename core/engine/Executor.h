@@ -50,6 +50,7 @@ public:
     QString providerName() const;
     // Where remote sandboxes are recorded (null: not recorded). Outlives the Executor's runs.
     void setAllocations(RemoteAllocations* allocations) { m_allocations = allocations; }
+    RemoteAllocations* allocations() const { return m_allocations; }
 
     // Starts a run. The Run (a child of this Executor until someone adopts it) reports its
     // status, output and result on the caller's thread. origin names it for the notebook; what

@@ -72,6 +72,15 @@ QByteArray RuntimeProgram::sessionSource(Language language)
     return file.readAll();
 }
 
+QByteArray RuntimeProgram::sessionHostSource()
+{
+    initRuntimeResources();
+    QFile file(QStringLiteral(":/sandpad/runtime/session_host.py"));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll();
+}
+
 RuntimeProgram RuntimeProgram::build(const Input& input)
 {
     RuntimeProgram program;

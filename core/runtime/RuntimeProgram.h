@@ -50,6 +50,9 @@ struct RuntimeProgram {
     // The notebook session's runtime (":/sandpad/runtime/session.py" / ".mjs"), which a
     // pre-started wrapper loads when it is sent the job `--session`.
     static QByteArray sessionSource(Language language);
+    // A remote session's host and relay (":/sandpad/runtime/session_host.py", run with the
+    // sandbox's python3 for both languages; docs/runtime-protocol.md, "Remote sessions").
+    static QByteArray sessionHostSource();
 };
 
 } // namespace sandpad

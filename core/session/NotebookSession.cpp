@@ -1,5 +1,6 @@
 #include "core/session/NotebookSession.h"
 
+#include "core/allocations/RemoteAllocations.h"
 #include "core/engine/Executor.h"
 #include "core/engine/SessionLease.h"
 #include "core/run/ExecutionRequest.h"
@@ -47,6 +48,21 @@ struct NotebookSessionState {
     QList<SessionVariable> variables;
     Language variablesLanguage = Language::Python; // whose session listed `variables`
     UsageLedger* ledger = nullptr;
+    // A remote session's sandbox is recorded like a run's (core/allocations): its row, under the
+    // run id of the execution that created it, stays open and live while the session lives.
+    RemoteAllocations* allocations = nullptr;
+    std::map<Language, QString> allocationRuns;
+
+    void closeAllocation(Language language, bool removed)
+    {
+        const QString runId = allocationRuns[language];
+        allocationRuns.erase(language);
+        if (runId.isEmpty() || !allocations)
+            return;
+        if (removed)
+            allocations->close(runId, QStringLiteral("removed"));
+        RemoteAllocations::runEnded(runId); // an open row is the reconciler's now
+    }
 
     void finishTicket(quint64 ticket)
     {
@@ -70,6 +86,7 @@ struct NotebookSessionState {
         end.title = QStringLiteral("session (%1)").arg(languageName(language));
         end.why = why;
         end.cleanup = sandbox->destroy();
+        closeAllocation(language, end.cleanup.confirmed);
         variables.clear();
         end.record(ledger);
         if (owner) {
@@ -121,11 +138,29 @@ public:
             m_state->sandboxes.erase(m_language);
             if (!m_provider || !m_provider->supportsSessions())
                 throw ProviderError(ProviderError::Kind::NotConfigured, QStringLiteral("This provider runs every cell fresh"));
+            RemoteAllocations* allocations = m_provider->allocatesRemotely() ? m_state->allocations : nullptr;
             lock.unlock(); // starting takes a while; the ticket keeps the session to this run
-            std::unique_ptr<SessionSandbox> created = m_provider->createSession(options, control);
+            if (allocations && !allocations->recordIntent(m_provider->name(), options.runId))
+                qWarning("sandpad: %s", qPrintable(allocations->lastError()));
+            std::unique_ptr<SessionSandbox> created;
+            try {
+                created = m_provider->createSession(options, control);
+            } catch (const ProviderError& e) {
+                using K = ProviderError::Kind; // refused before anything was made: nothing to reconcile
+                if (allocations && (e.kind() == K::NotConfigured || e.kind() == K::Unauthorized ||
+                                    e.kind() == K::PaymentRequired || e.kind() == K::RateLimited))
+                    allocations->close(options.runId, QStringLiteral("refused"));
+                if (allocations)
+                    RemoteAllocations::runEnded(options.runId);
+                throw;
+            }
+            if (allocations)
+                allocations->recordRemoteId(options.runId, created->id());
             lock.lock();
+            if (allocations)
+                m_state->allocationRuns[m_language] = options.runId;
             if (m_state->closed) {
-                created->destroy();
+                m_state->closeAllocation(m_language, created->destroy().confirmed);
                 throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("The session has ended"));
             }
             m_state->providers[m_language] = m_provider->name();
@@ -202,7 +237,12 @@ public:
 
     void collect(Sandbox& sandbox, const QString& outDir) override
     {
-        const std::optional<QByteArray> listing = sandbox.readFile(outDir + QStringLiteral("/variables.json"));
+        std::optional<QByteArray> listing;
+        try { // a remote read can fail (a cancelled run, the service): the listing is then not updated
+            listing = sandbox.readFile(outDir + QStringLiteral("/variables.json"));
+        } catch (const ProviderError&) {
+            return;
+        }
         if (!listing)
             return;
         QList<SessionVariable> variables = SessionVariables::parse(*listing);
@@ -277,6 +317,10 @@ Run* NotebookSession::execute(Language language, const QString& code, const QStr
         {
             std::lock_guard lock(m_state->mutex);
             ticket = m_state->nextTicket++;
+        }
+        {
+            std::lock_guard lock(m_state->mutex);
+            m_state->allocations = m_executor->allocations();
         }
         auto lease = std::make_shared<SessionRunLease>(m_state, ticket, m_executor->provider(), language);
         run = m_executor->start(request, origin, lease);

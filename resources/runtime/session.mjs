@@ -19,7 +19,10 @@ import path from "node:path";
 import util from "node:util";
 import vm from "node:vm";
 import { spawnSync } from "node:child_process";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+// The work dir this file was placed in: /sandpad locally, the provider's in a remote session.
+const WORK = path.dirname(fileURLToPath(import.meta.url));
 
 const STASH = "__sandpadStash_" + process.pid;
 const IMPORT = "__sandpadImport";
@@ -70,7 +73,7 @@ function rewriteImports(source) {
 function sessionImport(specifier) {
     const text = String(specifier);
     if (text.startsWith("./") || text.startsWith("../") || text.startsWith("/"))
-        return import(pathToFileURL(path.resolve("/sandpad", text)).href);
+        return import(pathToFileURL(path.resolve(WORK, text)).href);
     return import(text);
 }
 
@@ -88,7 +91,7 @@ function jsTypeName(value) {
 }
 
 export async function serve(jobFd, W) {
-    const emit = W.makeChannel(W.takeResultFd(), "/sandpad/out");
+    const emit = W.makeChannel(W.takeResultFd(), path.join(WORK, "out"));
     const session = new inspector.Session();
     session.connect();
     const post = (method, params) => new Promise((resolve) => {
@@ -116,7 +119,7 @@ export async function serve(jobFd, W) {
 
     globalThis[IMPORT] = sessionImport;
     await W.program.quietDynamicImport(); // a `return` cell's import() (runAsFunction)
-    const scope = W.program.scriptScope("/sandpad", "main.js");
+    const scope = W.program.scriptScope(WORK, "main.js");
     globalThis.require = scope.require;
     globalThis.module = scope.module;
     globalThis.exports = scope.exports;
@@ -154,7 +157,7 @@ export async function serve(jobFd, W) {
         emit("started", "");
         let runFiles = null, filesBefore = null; // the run's files (run_files.cjs): cwd, stdin, artifacts
         try {
-            runFiles = createRequire(import.meta.url)("/sandpad/run_files.cjs");
+            runFiles = createRequire(import.meta.url)(path.join(WORK, "run_files.cjs"));
             filesBefore = runFiles.prepare(manifest);
         } catch { runFiles = null; }
         const source = fs.readFileSync(manifest.code_path, "utf8");
@@ -184,7 +187,7 @@ export async function serve(jobFd, W) {
         let shown;
         const sourceUrl = title.replace(/\s/g, "_");
         names = sourceUrl === title ? [] : [[sourceUrl, title]];
-        globalThis.__filename = path.join("/sandpad", title.replace(/[/\0]/g, "_"));
+        globalThis.__filename = path.join(WORK, title.replace(/[/\0]/g, "_"));
         const evaluation = interruptibly(() => post("Runtime.evaluate", {
             expression: `${rewriteImports(source)}\n//# sourceURL=${sourceUrl}`,
             replMode: true, awaitPromise: true, objectGroup: "execution",

@@ -198,11 +198,12 @@ def serve(wrapper, job_fd):
     global W, _MODULE, _RICH
     W = wrapper
     result_fd = W._take_result_fd()
-    channel = W._Channel(result_fd, "/sandpad/out")
+    work = os.path.dirname(os.path.abspath(W.__file__))  # /sandpad, or a remote session's work dir
+    channel = W._Channel(result_fd, os.path.join(work, "out"))
     module = types.ModuleType("__main__")
     namespace = module.__dict__
     namespace["__builtins__"] = builtins
-    namespace["__file__"] = "/sandpad/main.py"
+    namespace["__file__"] = os.path.join(work, "main.py")
     _MODULE = module
     sys.modules["__main__"] = module
     W._utf8_streams()

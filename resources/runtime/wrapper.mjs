@@ -359,7 +359,7 @@ async function main() {
     if (process.argv.length === 3 && process.argv[2] === "--warm") {
         const manifestPath = waitForJob();
         if (typeof manifestPath === "object") {
-            const session = await import("/sandpad/session.mjs");
+            const session = await import(new URL("./session.mjs", import.meta.url).href); // beside the wrapper
             await session.serve(manifestPath.session, { takeResultFd, makeChannel, batch, describeError,
                                                         resultText, chartJson, placeFile, program });
             return;

@@ -764,7 +764,8 @@ def _warm_start():
 def _serve_session(job_fd):
     # The job `--session`: this pre-started sandbox becomes a notebook session, which runs
     # execution after execution in one `__main__` (resources/runtime/session.py, sent with the job).
-    path = "/sandpad/session.py"
+    # Beside this wrapper: /sandpad locally, the provider's work dir in a remote session.
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "session.py")
     with open(path, "rb") as f:
         source = f.read()
     session = types.ModuleType("sandpad_session")

@@ -1,6 +1,6 @@
 // Nothing paid is lost track of: sandpad-run killed (SIGKILL) mid-run against a provider's fake
 // leaves a labelled sandbox and an open record; the next sandpad-run removes it, closes the
-// record and says so on stderr.
+// record and says so on stderr. The same for a notebook session's sandbox (`--session`).
 #include "FakeProviderConfigs.h"
 #include "FakeServer.h"
 
@@ -125,6 +125,56 @@ private slots:
         const QByteArray err = second.readAllStandardError();
         QCOMPARE(second.exitCode(), 0);
         QVERIFY(second.readAllStandardOutput().contains("after"));
+        QVERIFY2(err.contains("removed 1 ") && err.contains(" sandbox left by a run that did not finish"), err.constData());
+        QString why;
+        QVERIFY2(fake.server->allCleaned(&why), qPrintable(why));
+        Database db(dir.filePath(QStringLiteral("data")));
+        QVERIFY(db.open());
+        QVERIFY(RemoteAllocations(db).open().isEmpty());
+    }
+
+    void killedSessionIsReconciledAtTheNextStart_data() { killedRunIsReconciledAtTheNextStart_data(); }
+
+    // A notebook session's sandbox (`sandpad-run --session`) is recorded while the session lives:
+    // sandpad-run SIGKILLed between executions leaves it and its open row, and the next start
+    // removes it.
+    void killedSessionIsReconciledAtTheNextStart()
+    {
+        QFETCH(QString, provider);
+        Fake fake = fakeFor(provider);
+        QVERIFY(fake.server->started());
+        QTemporaryDir dir;
+        write(dir, QStringLiteral("short.py"), "print('after')\n");
+        QProcess first;
+        QProcessEnvironment env = fake.env;
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+        first.setProcessEnvironment(env);
+        first.start(QStringLiteral(SANDPAD_BINARY_DIR "/app/sandpad-run/sandpad-run"),
+                    {QStringLiteral("--data-dir"), dir.filePath(QStringLiteral("data")), QStringLiteral("--provider"), provider,
+                     QStringLiteral("--session")});
+        QVERIFY2(first.waitForStarted(), qPrintable(first.errorString()));
+        first.write("{\"code\": \"x = 41\"}\n");
+        QByteArray out;
+        QVERIFY2(QTest::qWaitFor([&] {
+                     out += first.readAllStandardOutput();
+                     return out.contains("execution_count") || first.state() == QProcess::NotRunning;
+                 }, 120000),
+                 "the session never answered");
+        QVERIFY2(out.contains("\"execution_count\":1") || out.contains("\"execution_count\": 1"),
+                 (out + first.readAllStandardError()).constData());
+        first.kill(); // SIGKILL between executions: the session's sandbox is left
+        QVERIFY(first.waitForFinished(10000));
+        QCOMPARE(liveSandboxes(*fake.server), 1);
+        {
+            Database db(dir.filePath(QStringLiteral("data")));
+            QVERIFY(db.open());
+            QCOMPARE(RemoteAllocations(db).open(provider).size(), 1);
+        }
+        QProcess second;
+        startCli(second, fake, dir, provider, QStringLiteral("short.py"));
+        QVERIFY(second.waitForFinished(120000));
+        const QByteArray err = second.readAllStandardError();
+        QCOMPARE(second.exitCode(), 0);
         QVERIFY2(err.contains("removed 1 ") && err.contains(" sandbox left by a run that did not finish"), err.constData());
         QString why;
         QVERIFY2(fake.server->allCleaned(&why), qPrintable(why));

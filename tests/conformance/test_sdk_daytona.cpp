@@ -7,6 +7,7 @@
 #include "FakeServer.h"
 
 #include "core/providers/daytona/DaytonaProvider.h"
+#include "core/providers/daytona/DaytonaSandbox.h"
 #include "core/sandbox/RunControl.h"
 
 #include <QFile>
@@ -132,6 +133,10 @@ private slots:
         QCOMPARE(out, QByteArray("hello from sandpad\n"));
         QVERIFY(sb->readFile(QStringLiteral("/tmp/sandpad/main.py")).has_value());
         QVERIFY(!sb->readFile(QStringLiteral("/tmp/sandpad/none")).has_value());
+        // A notebook session's calls (RemoteSessionSandbox): auto-stop raised to 32 min, activity refreshed.
+        auto* daytona = dynamic_cast<DaytonaSandbox*>(sb.get());
+        QVERIFY(daytona);
+        daytona->keepAlive(32 * 60 * 1000);
         QVERIFY(sb->destroy().confirmed);
         const Lifecycle ours = lifecycleOf(m_fake->requests());
         qInfo("client lifecycle: %s", qPrintable(ours.routes.join(QStringLiteral(", "))));

@@ -7,6 +7,7 @@
 #include "FakeServer.h"
 
 #include "core/providers/vercel/VercelProvider.h"
+#include "core/providers/vercel/VercelSandbox.h"
 #include "core/sandbox/RunControl.h"
 
 #include <QFileInfo>
@@ -115,6 +116,7 @@ private slots:
         QCOMPARE(seen.value(QLatin1String("listed")).toArray().size(), 1);
         QCOMPARE(seen.value(QLatin1String("listed")).toArray()[0].toObject().value(QLatin1String("tags")).toObject()
                      .value(QLatin1String("sandpad-run")).toString(), kRunId);
+        QVERIFY(seen.value(QLatin1String("detached")).toBool());
         QVERIFY2(seen.value(QLatin1String("gone")).toBool(), qPrintable(seen.value(QLatin1String("goneMessage")).toString()));
         m_sdkLog = m_fake->requests();
         verifyNothingLeft();
@@ -148,6 +150,14 @@ private slots:
         QCOMPARE(err, QByteArray("err\n"));
         QCOMPARE(sb->readFile(sb->workDir() + QStringLiteral("/out.txt")).value_or("?"), QByteArray("hi there"));
         QVERIFY(!sb->readFile(sb->workDir() + QStringLiteral("/missing.txt")).has_value());
+        // A notebook session's calls (RemoteSessionSandbox): its host detached, the timeout extended.
+        auto* vercel = dynamic_cast<VercelSandbox*>(sb.get());
+        QVERIFY(vercel);
+        SandboxCommand detached;
+        detached.argv = {QStringLiteral("sleep"), QStringLiteral("30")};
+        detached.cwd = QStringLiteral("/vercel/sandbox");
+        vercel->startDetached(detached);
+        vercel->keepAlive(vercel->remainingTimeoutMs() + 300000); // more than is left: one extension
         const auto listed = provider.listAppSandboxes();
         QCOMPARE(listed.size(), 1);
         QCOMPARE(listed[0].runId, kRunId);

@@ -20,8 +20,11 @@ Control (no auth): GET /__fake/requests, POST /__fake/reset, POST /__fake/faults
               "stuck_state":"pending_build",           # a new sandbox stays in this state
               "fail_state":{"state":"build_failed","reason":"..."},  # pending_build, then this
               "no_toolbox_proxy_url":true,             # the DTO lacks toolboxProxyUrl
-              "cut_logs":{"count":1}}},                # a logs answer cut mid-body
-GET /__fake/sandboxes.
+              "cut_logs":{"count":1},                  # a logs answer cut mid-body
+              "minute_seconds":60}},                   # how long an auto-stop minute is
+GET /__fake/sandboxes, POST /__fake/expire (every started sandbox stops now, as auto-stop does).
+A started sandbox with no activity (API or toolbox request about it, or POST last-activity) for its
+autoStopInterval minutes is stopped, as the service does (its processes end).
 """
 import argparse
 import json
@@ -76,6 +79,51 @@ class Handler(BaseHandler):
         sb = self.state.sandboxes.get(sid)
         return sb["sandbox"]["state"] if sb else "gone"
 
+    def control(self, path):
+        if path == "/__fake/expire":
+            self.read_body()
+            with self.state.lock:
+                ids = [sid for sid, sb in self.state.sandboxes.items() if sb["sandbox"]["state"] == "started"]
+            for sid in ids:
+                self.auto_stop(sid)
+            return self.send(200, {"expired": ids})
+        return super().control(path)
+
+    def auto_stop(self, sid):
+        with self.state.lock:
+            sb = self.state.sandboxes.get(sid)
+            if sb is None or sb["sandbox"]["state"] != "started":
+                return
+            sb["sandbox"].update(state="stopped", updatedAt=iso_now())
+            box = self.state.boxes[sid]
+        for p in box.procs:
+            p.kill()
+
+    def touch(self, sid):
+        sb = self.state.sandboxes.get(sid)
+        if sb is not None:
+            sb["activity"] = time.monotonic()
+
+    def watch_auto_stop(self):
+        """One thread for the fake: stops started sandboxes idle past their autoStopInterval."""
+        with self.state.lock:
+            if getattr(self.state, "watching", False):
+                return
+            self.state.watching = True
+
+        def loop():
+            while True:
+                time.sleep(0.2)
+                minute = float(self.state.options.get("minute_seconds", 60) or 60)
+                with self.state.lock:
+                    idle = [sid for sid, sb in self.state.sandboxes.items()
+                            if sb["sandbox"]["state"] == "started" and sb["sandbox"].get("autoStopInterval", 0) > 0
+                            and time.monotonic() - sb.get("activity", time.monotonic())
+                            > sb["sandbox"]["autoStopInterval"] * minute]
+                for sid in idle:
+                    self.auto_stop(sid)
+        threading.Thread(target=loop, daemon=True).start()
+
     def info(self, sid):
         sb = self.state.sandboxes.get(sid)
         if not sb:
@@ -112,11 +160,14 @@ class Handler(BaseHandler):
         m = re.fullmatch(r"/toolbox/([^/]+)(/.*)", path)
         if m:
             return self.toolbox(method, m.group(1), m.group(2), query)
-        m = re.fullmatch(r"/api/sandbox(?:/([^/]+)(?:/(stop|start|toolbox-proxy-url))?)?", path)
+        m = re.fullmatch(r"/api/sandbox(?:/([^/]+)(?:/(stop|start|toolbox-proxy-url|last-activity|autostop/(\d+)))?)?", path)
         if not m:
             self.read_body()
             return self.fail(404, "Not Found", "Cannot %s %s" % (method, path))
         sid, action = m.group(1), m.group(2)
+        if sid is not None:
+            with self.state.lock:
+                self.touch(sid)  # an event about the sandbox: activity, for auto-stop
         table = {}
         if sid is None:
             table = {"POST": self.create, "GET": lambda: self.list(query)}
@@ -126,6 +177,10 @@ class Handler(BaseHandler):
             table = {"POST": lambda: self.stop(sid)}
         elif action == "toolbox-proxy-url":
             table = {"GET": lambda: self.proxy_url(sid)}
+        elif action == "last-activity":  # the SDK's refreshActivity
+            table = {"POST": lambda: self.last_activity(sid)}
+        elif action.startswith("autostop/"):  # the SDK's setAutostopInterval
+            table = {"POST": lambda: self.set_autostop(sid, int(m.group(3)))}
         fn = table.get(method)
         if fn is None:
             self.read_body()
@@ -171,8 +226,9 @@ class Handler(BaseHandler):
         box = FakeBox({"/tmp": "tmp", "/home/daytona": "home"}, "/home/daytona")
         sandbox["networkBlockAll"] = body.get("networkBlockAll", False)
         with self.state.lock:
-            self.state.sandboxes[sid] = {"sandbox": sandbox, "sessions": {}}
+            self.state.sandboxes[sid] = {"sandbox": sandbox, "sessions": {}, "activity": time.monotonic()}
             self.state.boxes[sid] = box
+        self.watch_auto_stop()
         if delay > 0:
             def ready():
                 time.sleep(delay / 2)
@@ -190,6 +246,17 @@ class Handler(BaseHandler):
         if self.state.take_option("create_accepted_then_500"):
             return self.fail(500, "Internal Server Error", "upstream timeout (the sandbox was created)")
         self.send(200, sandbox)
+
+    def last_activity(self, sid):
+        sb = self.find(sid)
+        if sb:
+            self.send(201, b"", ctype="text/plain")
+
+    def set_autostop(self, sid, minutes):
+        sb = self.find(sid)
+        if sb:
+            sb["sandbox"]["autoStopInterval"] = minutes
+            self.send(200, b"", ctype="text/plain")
 
     def proxy(self):
         return "http://127.0.0.1:%d/toolbox" % self.server.server_address[1]
@@ -273,6 +340,8 @@ class Handler(BaseHandler):
         if sb["sandbox"]["state"] != "started":
             self.read_body()
             return self.fail(400, "Bad Request", "Sandbox is not started (state %s)" % sb["sandbox"]["state"])
+        with self.state.lock:
+            self.touch(sid)
         box = self.state.boxes[sid]
         routes = [
             ("POST", r"/process/execute", lambda m: self.execute(box)),

@@ -11,7 +11,7 @@ Prints the port on the first stdout line. Commands run for real in a local bubbl
 only when the sandbox was created with networkPolicy allow-all (the service's default).
 Control (no auth): GET /__fake/requests (each entry also has "body_keys", "query_keys" and the
 "headers" that matter), POST /__fake/reset, GET /__fake/sandboxes (sessions, plus any named
-sandbox or snapshot still kept, which counts as not cleaned), POST /__fake/faults
+sandbox or snapshot still kept, which counts as not cleaned), POST /__fake/expire (every running session's timeout passes now), POST /__fake/faults
   {"faults":[{"method","path"(regex),"status","retry_after","count"}],
    "options":{"cut_logs":{"count":1,"after_ms":300},   # cut the next NDJSON stream
               "stop_never_confirms":true,              # delete/stop answered, never completed
@@ -68,6 +68,14 @@ class Handler(BaseHandler):
         return s["session"]["status"] if s else ""
 
     def control(self, path):
+        if path == "/__fake/expire":
+            # Every running session's timeout passes now (as it would by the clock).
+            self.read_body()
+            with self.state.lock:
+                sids = [sid for sid, s in self.state.sessions.items() if s["session"]["status"] == "running"]
+            for sid in sids:
+                self.expire(sid)
+            return self.send(200, {"expired": sids})
         # Named sandboxes and snapshots still kept are "not cleaned" too (FakeServer::allCleaned
         # wants every entry destroyed): nothing may be left behind after a run.
         if path != "/__fake/sandboxes":
@@ -192,6 +200,8 @@ class Handler(BaseHandler):
                 routes = [("POST", lambda: self.stop(sid))]
             elif rest == "cmd":
                 routes = [("POST", lambda: self.cmd(sid))]
+            elif rest == "extend-timeout":
+                routes = [("POST", lambda: self.extend_timeout(sid))]
             elif rest in ("fs/write", "fs/read", "fs/mkdir"):
                 routes = [("POST", lambda: getattr(self, rest.replace("/", "_"))(sid))]
             else:
@@ -297,12 +307,41 @@ class Handler(BaseHandler):
                     box.destroy()
                 else:
                     session.update(status="running", startedAt=now_ms(), updatedAt=now_ms())
+                    threading.Thread(target=self.watch_timeout, args=(sid,), daemon=True).start()
                 sb.update(status=session["status"], updatedAt=now_ms())
         if delay > 0:
             threading.Timer(delay, settle).start()
         else:
             settle()
         return dict(session)
+
+    def watch_timeout(self, sid):
+        """The service stops a session when its timeout (from its start, extensions included) passes."""
+        while True:
+            with self.state.lock:
+                s = self.state.sessions.get(sid)
+                if s is None or s["session"]["status"] != "running":
+                    return
+                left = s["session"]["startedAt"] + s["session"]["timeout"] - now_ms()
+            if left <= 0:
+                return self.expire(sid)
+            time.sleep(min(left / 1000, 1.0))
+
+    def expire(self, sid):
+        """The session's timeout passed: its VM stops (everything in it ends), as the service does.
+        The non-persistent sandbox stays listed, stopped, until it is deleted."""
+        with self.state.lock:
+            s = self.state.sessions.get(sid)
+            if s is None or s["session"]["status"] != "running":
+                return
+            s["session"].update(status="stopping", requestedStopAt=now_ms(), updatedAt=now_ms())
+            box = self.state.boxes[sid]
+        box.destroy()
+        with self.state.lock:
+            s["session"].update(status="stopped", stoppedAt=now_ms(), updatedAt=now_ms())
+            sb = self.state.sandboxes.get(s["name"])
+            if sb and sb["sandbox"].get("currentSessionId") == sid:
+                sb["sandbox"].update(status="stopped", updatedAt=now_ms())
 
     def list(self, query):
         extra = set(query) - LIST_QUERY
@@ -551,6 +590,23 @@ class Handler(BaseHandler):
         command, proc = found
         proc.kill(sig)
         self.send(200, {"command": dict(command)})
+
+    def extend_timeout(self, sid):
+        """The SDK's Session.extendTimeout(duration): the running session's timeout grows by it."""
+        body = self.need_json({"duration"})
+        if body is None:
+            return
+        duration = body.get("duration")
+        if not isinstance(duration, int) or isinstance(duration, bool) or duration <= 0:
+            return self.fail(400, "bad_request", "Invalid request: `duration` must be a positive integer (ms)")
+        s = self.session_for(sid)
+        if s is None:
+            return
+        with self.state.lock:
+            s["session"]["timeout"] += duration
+            s["session"]["updatedAt"] = now_ms()
+            session = dict(s["session"])
+        self.send(200, {"session": session})
 
     def fs_write(self, sid):
         if self.headers.get("Content-Type", "") != "application/gzip":

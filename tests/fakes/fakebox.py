@@ -290,12 +290,18 @@ class BaseHandler(BaseHTTPRequestHandler):
 
     def chunk(self, data):
         if data:
-            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-            self.wfile.flush()
+            try:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True  # the client went (a killed run's stream)
 
     def end_chunked(self):
-        self.wfile.write(b"0\r\n\r\n")
-        self.wfile.flush()
+        try:
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
 
     def cut_connection(self):
         """Drops the connection mid-stream (no terminating chunk)."""

@@ -45,6 +45,8 @@ QByteArray FakeServer::call(const QByteArray& method, const QString& path, const
 
 void FakeServer::reset() { call("POST", QStringLiteral("/__fake/reset"), "{}"); }
 
+void FakeServer::expire() { call("POST", QStringLiteral("/__fake/expire"), "{}"); }
+
 void FakeServer::inject(const QJsonObject& o)
 {
     call("POST", QStringLiteral("/__fake/faults"), QJsonDocument(o).toJson(QJsonDocument::Compact));

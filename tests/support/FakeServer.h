@@ -15,6 +15,9 @@ public:
     QString base() const { return QStringLiteral("http://127.0.0.1:%1").arg(m_port); }
 
     void reset();
+    // Every running sandbox's own timeout (Vercel) or auto-stop (Daytona) passes now: the service
+    // stops it, as it would by the clock.
+    void expire();
     // {"faults":[...], "options":{...}} as the fake's docstring describes.
     void inject(const QJsonObject& faultsAndOptions);
     // One fault: the next `count` requests whose path matches `pathPattern` (and whose method is

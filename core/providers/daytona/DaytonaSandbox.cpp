@@ -199,7 +199,7 @@ void DaytonaSandbox::start(const SandboxOptions& options, RunControl& control)
         {QStringLiteral("public"), false},
         {QStringLiteral("memory"), DaytonaConfig::memoryGiB(options.memoryLimitMb)},
         // Minutes: a safety net in case our own delete never arrives; 0 = delete as soon as stopped.
-        {QStringLiteral("autoStopInterval"), std::max(1, (options.deadlineSeconds + 120 + 59) / 60)},
+        {QStringLiteral("autoStopInterval"), m_autoStopMinutes = std::max(1, (options.deadlineSeconds + 120 + 59) / 60)},
         {QStringLiteral("autoDeleteInterval"), 0},
         {QStringLiteral("networkBlockAll"), !options.allowNetwork},
     };
@@ -256,6 +256,70 @@ void DaytonaSandbox::writeFiles(const QList<SandboxFile>& files)
     rq.multipart = [parts] { return Multipart::form(parts); };
     m_http.sendChecked(rq, files.size() == 1 ? QStringLiteral("uploading %1").arg(files.first().path)
                                              : QStringLiteral("uploading %1 files").arg(files.size()));
+}
+
+void DaytonaSandbox::startDetached(const SandboxCommand& command)
+{
+    // Its own session, never deleted before the sandbox: deleting a session kills its commands.
+    const QString sessionId = QStringLiteral("sandpad-host-") + QUuid::createUuid().toString(QUuid::Id128).left(16);
+    const QJsonObject sessionBody{{QStringLiteral("sessionId"), sessionId}};
+    m_http.sendChecked(toolboxRequest("POST", QStringLiteral("/process/session"), HttpRequest::Retry::NotIdempotent, &sessionBody),
+                       QStringLiteral("creating the session's interpreter session"));
+    const QJsonObject execBody{{QStringLiteral("command"), commandLine(command)}, {QStringLiteral("runAsync"), true}};
+    const HttpResponse resp = m_http.sendChecked(
+        toolboxRequest("POST", QStringLiteral("/process/session/%1/exec").arg(sessionId), HttpRequest::Retry::NotIdempotent, &execBody),
+        QStringLiteral("starting the session's interpreter"));
+    if (parseObject(resp.body, QStringLiteral("exec")).value(QLatin1String("cmdId")).toString().isEmpty())
+        throw ProviderError(ProviderError::Kind::Protocol, QStringLiteral("Daytona: exec answered no cmdId"));
+}
+
+void DaytonaSandbox::keepAlive(qint64 ms)
+{
+    // Daytona stops a sandbox idle (no event) for its auto-stop interval: the interval is raised to
+    // cover `ms` (the SDK's setAutostopInterval), and activity refreshed (refreshActivity) when our
+    // last refresh is over a minute old.
+    const int minutes = int(std::max<qint64>(1, (ms + 59999) / 60000));
+    auto checked = [this](const HttpRequest& rq, const QString& what) {
+        const HttpResponse resp = m_http.send(rq);
+        if (resp.end == HttpResponse::End::Cancelled)
+            throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Daytona: cancelled while %1").arg(what));
+        if (!resp.ok())
+            throw m_http.errorFor(resp, what);
+    };
+    if (minutes > m_autoStopMinutes) {
+        HttpRequest rq = apiRequest(m_config, "POST", QStringLiteral("/sandbox/%1/autostop/%2").arg(m_id).arg(minutes),
+                                    HttpRequest::Retry::Idempotent);
+        rq.headers.emplaceBack("Content-Type", "application/x-www-form-urlencoded"); // the SDK's (axios) for no body
+        checked(rq, QStringLiteral("setting the auto-stop interval"));
+        m_autoStopMinutes = minutes;
+    }
+    if (!m_activity.isValid() || m_activity.elapsed() > 60000) {
+        const QJsonObject none; // the SDK sends an empty JSON object
+        checked(apiRequest(m_config, "POST", QStringLiteral("/sandbox/%1/last-activity").arg(m_id), HttpRequest::Retry::Idempotent, &none),
+                QStringLiteral("refreshing the sandbox's activity"));
+        m_activity.start();
+    }
+}
+
+bool DaytonaSandbox::startFromAnyThread(const SandboxCommand& command) const
+{
+    if (m_toolbox.isEmpty())
+        return false;
+    HttpClient http(QStringLiteral("Daytona"));
+    for (const auto& secret : m_secrets)
+        http.addSecret(secret);
+    // process/execute of a short relay: it answers once the relay has said its word.
+    QStringList words;
+    for (const auto& a : command.argv)
+        words << shellQuote(a);
+    const QJsonObject body{{QStringLiteral("command"), words.join(QLatin1Char(' '))}, {QStringLiteral("timeout"), 10}};
+    HttpRequest rq = toolboxRequest("POST", QStringLiteral("/process/execute"), HttpRequest::Retry::Never, &body);
+    rq.deadline = QDeadlineTimer(15000);
+    try {
+        return http.send(rq).ok();
+    } catch (const ProviderError&) {
+        return false;
+    }
 }
 
 void DaytonaSandbox::deleteSession(const QString& sessionId)

@@ -4,6 +4,8 @@
 #include "core/providers/http/RemoteSandbox.h"
 #include "core/sandbox/SandboxOptions.h"
 
+#include <QElapsedTimer>
+
 namespace sandpad {
 
 // One Daytona sandbox (providers.md), used for one run from one worker thread.
@@ -17,6 +19,13 @@ public:
     void start(const SandboxOptions& options, RunControl& control);
 
     void writeFiles(const QList<SandboxFile>& files) override;
+
+    // Sessions: runAsync in a session of its own (the daemon runs a session as one shell, so a
+    // detached command there must not share it); the SDK's setAutostopInterval and
+    // refreshActivity; the interrupt relay through process/execute from a client of its own.
+    void startDetached(const SandboxCommand& command) override;
+    void keepAlive(qint64 ms) override;
+    bool startFromAnyThread(const SandboxCommand& command) const override;
 
     // POSIX shell quoting, for the command string a session runs.
     static QString shellQuote(const QString& word);
@@ -52,6 +61,8 @@ private:
 
     DaytonaConfig m_config;
     QString m_toolbox; // <toolboxProxyUrl>/<id>
+    int m_autoStopMinutes = 0;  // as created, then as set by keepAlive()
+    QElapsedTimer m_activity;   // since our last refreshActivity
 };
 
 } // namespace sandpad

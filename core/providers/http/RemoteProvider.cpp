@@ -1,5 +1,6 @@
 #include "core/providers/http/RemoteProvider.h"
 
+#include "core/providers/http/RemoteSessionSandbox.h"
 #include "core/sandbox/ProviderError.h"
 
 #include <QJsonDocument>
@@ -62,6 +63,20 @@ std::unique_ptr<Sandbox> RemoteProvider::create(const SandboxOptions& options, R
     if (!problem.isEmpty())
         throw ProviderError(ProviderError::Kind::NotConfigured, m_service + QStringLiteral(": ") + problem);
     return start(options, control);
+}
+
+std::unique_ptr<SessionSandbox> RemoteProvider::createSession(const SandboxOptions& options, RunControl& control)
+{
+    std::unique_ptr<Sandbox> made = create(options, control);
+    auto* remote = dynamic_cast<RemoteSandbox*>(made.get());
+    if (!remote) {
+        made->destroy();
+        throw ProviderError(ProviderError::Kind::Protocol, m_service + QStringLiteral(": this sandbox cannot keep a session"));
+    }
+    made.release();
+    auto session = std::make_unique<RemoteSessionSandbox>(std::unique_ptr<RemoteSandbox>(remote), options.language);
+    session->start(control);
+    return session;
 }
 
 QList<RemoteProvider::Listing> RemoteProvider::listAppSandboxes()

@@ -12,6 +12,10 @@ public:
     ValidationReport validate() final;
     std::unique_ptr<Sandbox> create(const SandboxOptions& options, RunControl& control) final;
     bool allocatesRemotely() const final { return true; }
+    // Remote notebook sessions (RemoteSessionSandbox): one sandbox kept alive per session, the
+    // interpreter detached in it, each execution a relay command.
+    bool supportsSessions() const final { return true; }
+    std::unique_ptr<SessionSandbox> createSession(const SandboxOptions& options, RunControl& control) final;
 
     // Orphan reconciliation (issue 12): every remote sandbox this app creates carries the label
     // kAppLabel = kAppLabelValue and kRunLabel = SandboxOptions::runId.

@@ -14,6 +14,31 @@ RemoteSandbox::RemoteSandbox(Service service, const QStringList& secrets)
 {
     for (const auto& secret : secrets)
         m_http.addSecret(secret);
+    m_secrets = secrets;
+}
+
+bool RemoteSandbox::stillRunning()
+{
+    if (m_id.isEmpty())
+        return false;
+    RunControl* control = m_http.control();
+    m_http.setControl(nullptr);
+    HttpResponse resp;
+    try {
+        HttpRequest rq = describeRequest();
+        rq.deadline = QDeadlineTimer(std::min(m_service.requestTimeoutMs, 15000));
+        resp = m_http.send(rq);
+    } catch (const ProviderError&) {
+        m_http.setControl(control);
+        return true;
+    }
+    m_http.setControl(control);
+    if (resp.status == 404)
+        return false;
+    if (!resp.ok())
+        return true;
+    const QJsonDocument doc = QJsonDocument::fromJson(resp.body);
+    return !doc.isObject() || stateOf(doc.object()) == m_service.readyState;
 }
 
 QString RemoteSandbox::interpreter(Language language) const

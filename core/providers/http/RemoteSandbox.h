@@ -29,6 +29,21 @@ public:
     // Base packages that could not be installed (shown once on stderr at the first run).
     QString packageNote() const { return m_packageNote; }
 
+    // Remote notebook sessions (RemoteSessionSandbox): what each service does for them.
+    // Starts `command` detached: it goes on after this returns, until the sandbox ends (Vercel: a
+    // `cmd` without wait; Daytona: runAsync in a session of its own). Throws ProviderError.
+    virtual void startDetached(const SandboxCommand& command) = 0;
+    // Keeps the service from stopping the sandbox by itself for at least `ms` from now, as the
+    // SDK does (Vercel: extend-timeout; Daytona: the auto-stop interval and last-activity).
+    // Throws ProviderError (SandboxStopped when the sandbox has already stopped).
+    virtual void keepAlive(qint64 ms) = 0;
+    // Starts a short `command` detached, on the calling thread with an HTTP client of its own:
+    // interrupt() sends its relay so, from any thread. False when it could not be sent.
+    virtual bool startFromAnyThread(const SandboxCommand& command) const = 0;
+    // Whether the service still runs the sandbox (a GET); false once it stopped or removed it.
+    // When the service cannot be asked, true (the caller's own error stands).
+    bool stillRunning();
+
 protected:
     // Where the services differ in the shared steps, besides their requests.
     struct Service {
@@ -91,6 +106,7 @@ protected:
 
     mutable HttpClient m_http;
     QString m_id;
+    QStringList m_secrets; // for the HTTP clients of startFromAnyThread()
 
 private:
     QJsonObject waitUntilReady(QJsonObject description);

@@ -8,6 +8,8 @@
 #include <QJsonDocument>
 #include <QUuid>
 
+#include <algorithm>
+
 namespace sandpad {
 
 namespace {
@@ -122,6 +124,8 @@ QJsonObject VercelSandbox::createBody() const
 void VercelSandbox::start(RunControl& control)
 {
     m_http.setControl(&control);
+    // Counted from before the create: the service's clock starts a little later, never earlier.
+    m_expires = QDeadlineTimer(createBody().value(QLatin1String("timeout")).toInteger());
     const QJsonObject created = create();
     try {
         startFrom(created, m_options.language, m_options.deadlineSeconds);
@@ -256,6 +260,74 @@ void VercelSandbox::writeFiles(const QList<SandboxFile>& files)
     rq.body = TarGzWriter::tarGz(files);
     rq.retry = HttpRequest::Retry::Idempotent; // writing the same files again is harmless
     m_http.sendChecked(rq, QStringLiteral("writing files"));
+}
+
+namespace {
+QJsonObject detachedBody(const SandboxCommand& command)
+{
+    QJsonObject env;
+    for (auto it = command.env.begin(); it != command.env.end(); ++it)
+        env.insert(it.key(), it.value());
+    QJsonObject body{{QStringLiteral("command"), command.argv.value(0)},
+                     {QStringLiteral("args"), QJsonArray::fromStringList(command.argv.mid(1))},
+                     {QStringLiteral("env"), env},
+                     {QStringLiteral("sudo"), false}};
+    if (!command.cwd.isEmpty())
+        body.insert(QStringLiteral("cwd"), command.cwd);
+    return body; // no `wait`: the SDK's runCommand({detached: true}) answers once it started
+}
+} // namespace
+
+void VercelSandbox::startDetached(const SandboxCommand& command)
+{
+    if (m_sessionId.isEmpty())
+        throw ProviderError(ProviderError::Kind::Protocol, QStringLiteral("Vercel: no session to run in"));
+    const QJsonObject body = detachedBody(command);
+    HttpRequest rq = m_api.request("POST", sessionPath(QStringLiteral("/cmd")), &body);
+    rq.retry = HttpRequest::Retry::Never; // a second one would be a second host
+    const HttpResponse resp = m_http.sendChecked(rq, QStringLiteral("starting the session's interpreter"));
+    if (parseObject(resp.body, QStringLiteral("cmd")).value(QLatin1String("command")).toObject().value(QLatin1String("id")).toString().isEmpty())
+        throw ProviderError(ProviderError::Kind::Protocol, QStringLiteral("Vercel: the detached command was not named"));
+}
+
+bool VercelSandbox::startFromAnyThread(const SandboxCommand& command) const
+{
+    if (m_sessionId.isEmpty())
+        return false;
+    HttpClient http(QStringLiteral("Vercel"));
+    for (const auto& secret : m_secrets)
+        http.addSecret(secret);
+    const QJsonObject body = detachedBody(command);
+    HttpRequest rq = m_api.request("POST", sessionPath(QStringLiteral("/cmd")), &body);
+    rq.retry = HttpRequest::Retry::Never;
+    rq.deadline = QDeadlineTimer(10000);
+    try {
+        return http.send(rq).ok();
+    } catch (const ProviderError&) {
+        return false;
+    }
+}
+
+void VercelSandbox::keepAlive(qint64 ms)
+{
+    constexpr qint64 kSlackMs = 5 * 60 * 1000; // one extension covers the next few executions
+    const qint64 remaining = std::max<qint64>(0, m_expires.remainingTime());
+    if (remaining >= ms)
+        return;
+    const qint64 duration = ms - remaining + kSlackMs;
+    // The SDK's Session.extendTimeout(duration): the session's timeout grows by `duration`.
+    const QJsonObject body{{QStringLiteral("duration"), duration}};
+    HttpRequest rq = m_api.request("POST", sessionPath(QStringLiteral("/extend-timeout")), &body);
+    rq.retry = HttpRequest::Retry::Idempotent; // a second extension only keeps it longer
+    const HttpResponse resp = m_http.send(rq);
+    if (resp.end == HttpResponse::End::Cancelled)
+        throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Vercel: cancelled while extending the sandbox's timeout"));
+    if (resp.status == 410 || resp.status == 422)
+        throw ProviderError(ProviderError::Kind::SandboxStopped,
+                            QStringLiteral("Vercel: the session's sandbox has stopped by itself (its timeout passed)"));
+    if (!resp.ok())
+        throw m_http.errorFor(resp, QStringLiteral("extending the sandbox's timeout"));
+    m_expires = QDeadlineTimer(remaining + duration);
 }
 
 void VercelSandbox::kill(const QString& cmdId)

@@ -21,6 +21,14 @@ public:
 
     void writeFiles(const QList<SandboxFile>& files) override;
 
+    // Sessions: a `cmd` without wait; `extend-timeout` as the SDK's Session.extendTimeout; the
+    // interrupt relay as a `cmd` without wait from a client of its own.
+    void startDetached(const SandboxCommand& command) override;
+    void keepAlive(qint64 ms) override;
+    bool startFromAnyThread(const SandboxCommand& command) const override;
+    // When the service stops the VM by itself, as far as this client knows.
+    qint64 remainingTimeoutMs() const { return m_expires.remainingTime(); }
+
     // The create body (for the tests: what the service is asked for).
     QJsonObject createBody() const;
     QString sessionId() const { return m_sessionId; }
@@ -57,6 +65,7 @@ private:
     SandboxOptions m_options;
     QString m_runTag; // kRunLabel's value: the run id, or a fresh one for a sandbox outside a run
     QString m_sessionId;
+    QDeadlineTimer m_expires; // the session's own timeout (create's, plus every extension)
 };
 
 } // namespace sandpad

@@ -53,6 +53,9 @@ async function main() {
   } catch (e) {
     missing = e instanceof DaytonaNotFoundError ? 'not found' : `${e.constructor.name}: ${e.message}`;
   }
+  step.name = 'keep alive'; // a notebook session's calls: auto-stop raised, activity refreshed
+  await sandbox.setAutostopInterval(32);
+  await sandbox.refreshActivity();
   step.name = 'delete session';
   await sandbox.process.deleteSession(sessionId);
   step.name = 'delete';

@@ -1,6 +1,7 @@
 // Drives the pinned @vercel/sandbox (3.5.0) against tests/fakes/fake_vercel.py through the lifecycle
 // Sandpad's Vercel client uses: create (non-persistent, deny-all, tagged), write a file, run it with
-// its output streamed, read a file (and a missing one), list by the app tag, delete, confirm gone.
+// its output streamed, read a file (and a missing one), start a detached command and extend the
+// timeout (a notebook session's calls), list by the app tag, delete, confirm gone.
 // Usage: node vercel-lifecycle.mjs <fake base URL> <run id>
 // Prints one JSON line: what the SDK saw. The SDK's only hook is its `fetch` parameter: ours sends
 // https://vercel.com/api/... to the fake.
@@ -52,6 +53,10 @@ try {
   const file = await sandbox.readFileToBuffer({ path: "/vercel/sandbox/sandpad/out.txt" });
   seen.file = file === null ? null : file.toString();
   seen.missing = await sandbox.readFileToBuffer({ path: "/vercel/sandbox/sandpad/missing.txt" });
+  // A notebook session's calls: a detached command (its host) and the timeout extended.
+  const detached = await sandbox.runCommand({ cmd: "sleep", args: ["30"], cwd: "/vercel/sandbox", env: {}, detached: true });
+  seen.detached = typeof detached === "object" && detached !== null;
+  await sandbox.extendTimeout(600000);
   const listed = await Sandbox.list({ ...credentials, tags: { "sandpad-app": "sandpad" }, limit: 1 });
   seen.listed = (await listed.toArray()).map((s) => ({ name: s.name, tags: s.tags, status: s.status }));
   await sandbox.delete({ deleteOrphanSnapshots: true });

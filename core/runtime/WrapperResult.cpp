@@ -177,6 +177,7 @@ std::optional<WrapperResult> WrapperResult::parse(const QByteArray& json, QStrin
     if (!WrapperOutputs::parse(o.value(QStringLiteral("outputs")), &r.outputs, &outputsProblem))
         return invalid(problem, outputsProblem);
 
+    r.chartColumns = o.value(QStringLiteral("chart_columns"));
     if (!optionalString(o, QStringLiteral("chart_error"), &r.chartError))
         return invalid(problem, QStringLiteral("\"chart_error\" must be a string or null"));
     if (const auto over = overlongText(r))

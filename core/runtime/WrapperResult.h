@@ -36,6 +36,9 @@ struct WrapperResult {
     // [{"name", "file", "size"}] and [{"name", "size", "reason"}].
     QJsonArray artifacts, artifactsOmitted;
     QList<WrapperOutputRef> outputs;      // display() and rich results, in order (WrapperOutputs)
+    // `chart_columns`: {"file": "chart-columns", "size": N}, the charts' binary columns, as sent
+    // (checked by the ResultCollector: a bad one spoils the charts that use it, not the run).
+    QJsonValue chartColumns;
 
     // Validates and parses result.json. A malformed document is an infrastructure problem, so
     // this never throws: it returns nullopt and says what is wrong in *problem.

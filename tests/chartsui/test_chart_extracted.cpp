@@ -3,6 +3,7 @@
 // draws what extraction adds (composite grids, horizontal and grouped bars, twin axes, log scales,
 // error bars, colours, custom tick labels).
 #include "core/charts/ChartColumns.h"
+#include "core/charts/ChartSpec.h"
 #include "core/run/ExecutionResult.h"
 #include "ui/charts/ChartPane.h"
 #include "ui/charts/ChartSpecAdapter.h"
@@ -45,7 +46,7 @@ RunChart figure(const QJsonObject& extracted)
     RunChart c;
     c.kind = RunChart::Kind::Png;
     c.png = makePng();
-    if (!c.setSpec(extracted))
+    if (!extracted.isEmpty() && !c.setSpec(extracted))
         qFatal("the extracted chart does not parse");
     return c;
 }

@@ -108,12 +108,23 @@ double peakRssMiB()
     return double(u.ru_maxrss) / 1024.0;
 }
 
+// This process's own peak RSS: VmHWM (ru_maxrss keeps the parent's high-water mark across exec).
+double highWaterMiB()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (status.open(QIODevice::ReadOnly))
+        for (const QByteArray& line : status.readAll().split('\n'))
+            if (line.startsWith("VmHWM:"))
+                return line.mid(6).trimmed().split(' ').value(0).toDouble() / 1024.0;
+    return peakRssMiB();
+}
+
 const QString kMillion = QStringLiteral(
     "import numpy as np\nx = np.arange(1_000_000, dtype=float)\ny = np.sin(x * 0.0005)\n");
 const QString kMillionNumpy = kMillion + QStringLiteral(
     "chart = {'type': 'line', 'title': 'm', 'elements': [{'label': 's', 'points': np.column_stack([x, y])}]}\n");
-const QString kMillionLists = kMillion + QStringLiteral(
-    "pts = list(zip(x.tolist(), y.tolist()))\n"
+const QString kMillionListsOnly = kMillion + QStringLiteral("pts = list(zip(x.tolist(), y.tolist()))\n");
+const QString kMillionLists = kMillionListsOnly + QStringLiteral(
     "chart = {'type': 'line', 'title': 'm', 'elements': [{'label': 's', 'points': pts}]}\n");
 
 // What the app does from Run to the first paint: the run (validated, kept as columns), the chart
@@ -151,10 +162,11 @@ int rssChild(const QString& which)
     viewer.resize(1200, 800);
     viewer.show();
     QCoreApplication::processEvents();
-    const double before = peakRssMiB();
+    provider->pool().waitUntilFull(120000);
+    const double before = highWaterMiB();
     const bool chart = which == u"numpy";
     const double ms = runToFirstPaint(executor, *provider, viewer, chart ? kMillionNumpy : kMillion, chart);
-    std::printf("%.1f %.1f %.0f\n", peakRssMiB(), before, ms);
+    std::printf("%.1f %.1f %.0f\n", highWaterMiB(), before, ms);
     return ms < 0 ? 1 : 0;
 }
 
@@ -181,6 +193,7 @@ int main(int argc, char** argv)
         {QStringLiteral("sine wave, PNG only"), sine, false},
         {QStringLiteral("sine wave, PNG + extraction"), sine, true},
         {QStringLiteral("1,000,000 points: the arrays, no chart"), million, true},
+        {QStringLiteral("1,000,000 points: the arrays and the lists of pairs, no chart"), kMillionListsOnly, true},
         {QStringLiteral("1,000,000 points: `chart` from lists"), kMillionLists, true},
         {QStringLiteral("1,000,000 points: `chart` from numpy arrays"), kMillionNumpy, true},
     };
@@ -188,7 +201,7 @@ int main(int argc, char** argv)
         << " interleaved (a first round discarded):\n\n"
         << "| case | median ms | p95 ms |\n|---|---:|---:|\n";
     std::shared_ptr<const ChartSpec> sineChart;
-    double pngOnly = 0, noChart = 0;
+    double pngOnly = 0, noChart = 0, noChartLists = 0;
     // Interleaved (case 1, 2, ..., 1, 2, ...): a load that comes and goes (other builds on the
     // machine) then weighs on every case alike.
     std::vector<std::vector<double>> times(size_t(cases.size()));
@@ -212,8 +225,13 @@ int main(int argc, char** argv)
             out << " (" << (s.median >= pngOnly ? "+" : "") << QString::number(100.0 * (s.median - pngOnly) / pngOnly, 'f', 1) << " %)";
         if (c.code == million)
             noChart = s.median;
-        if (c.code != million && c.code.startsWith(million) && noChart > 0)
+        if (c.code == kMillionListsOnly)
+            noChartLists = s.median;
+        if (c.code == kMillionNumpy && noChart > 0)
             out << " (the chart adds " << QString::number(s.median - noChart, 'f', 0) << " ms; goal < 500)";
+        if (c.code == kMillionLists && noChart > 0)
+            out << " (the chart adds " << QString::number(s.median - noChartLists, 'f', 0) << " ms to the lists, "
+                << QString::number(s.median - noChart, 'f', 0) << " ms to the arrays; goal < 500)";
         out << " |\n";
     }
     out << "\n";
@@ -277,6 +295,7 @@ int main(int argc, char** argv)
         };
         const QList<PaintCase> paintCases = {
             {QStringLiteral("the arrays, no chart (the run alone)"), kMillion, false},
+            {QStringLiteral("the arrays and the lists of pairs, no chart"), kMillionListsOnly, false},
             {QStringLiteral("`chart` from numpy arrays"), kMillionNumpy, true},
             {QStringLiteral("`chart` from lists"), kMillionLists, true},
         };

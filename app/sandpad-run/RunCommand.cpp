@@ -109,15 +109,15 @@ void printRunJson(const ExecutionResult& result, const std::optional<QJsonArray>
         if (chart.kind == RunChart::Kind::Png) {
             writeBytes(stdout, "{\"base64\":\"");
             writeBytes(stdout, chart.png.toBase64());
-            if (!chart.spec.isEmpty()) { // the chart extracted from the figure
+            if (chart.spec) { // the chart extracted from the figure
                 writeBytes(stdout, "\",\"chart\":");
-                writeBytes(stdout, QJsonDocument(chart.spec).toJson(QJsonDocument::Compact));
+                writeBytes(stdout, QJsonDocument(chart.specJson()).toJson(QJsonDocument::Compact));
                 writeBytes(stdout, ",\"format\":\"png\"}");
             } else {
                 writeBytes(stdout, "\",\"format\":\"png\"}");
             }
         } else {
-            writeBytes(stdout, QJsonDocument(chart.spec).toJson(QJsonDocument::Compact));
+            writeBytes(stdout, QJsonDocument(chart.specJson()).toJson(QJsonDocument::Compact));
         }
     }
     writeBytes(stdout, QByteArrayView(text).sliced(at + empty.size() - 1));
@@ -569,7 +569,7 @@ int RunCommand::exec(const QStringList& arguments)
         } else {
             path = chartsDir.filePath(base + QStringLiteral(".json"));
             // Compact: indented, a 1,000,000-point chart is 107 MB instead of 31 MB.
-            bytes = QJsonDocument(chart.spec).toJson(QJsonDocument::Compact) + '\n';
+            bytes = QJsonDocument(chart.specJson()).toJson(QJsonDocument::Compact) + '\n';
         }
         QFile out(path);
         if (out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size())

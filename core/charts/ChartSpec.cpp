@@ -1,7 +1,10 @@
 // ChartSpec's accessors and its JSON; parse() and its validation are in ChartSpecParse.cpp.
 #include "core/charts/ChartSpec.h"
 
+#include "core/charts/ChartColumns.h"
+
 #include <QJsonArray>
+#include <algorithm>
 #include <cmath>
 
 namespace sandpad {
@@ -101,6 +104,10 @@ qsizetype ChartSpec::valueCount(const QJsonObject& chart)
         qsizetype n = 0;
         for (const QJsonValue& e : elements) {
             const QJsonObject o = e.toObject();
+            // Binary columns count as their declared length (x and y have the same: parse checks).
+            const QJsonValue x = o.value(QStringLiteral("x"));
+            const double declared = x.isObject() ? x.toObject().value(QStringLiteral("length")).toDouble() : 0;
+            n += declared > 0 ? qsizetype(std::min(declared, double(maxValues) + 1)) : 0;
             n += o.value(QStringLiteral("points")).toArray().size() + o.value(QStringLiteral("error_x")).toArray().size()
                  + o.value(QStringLiteral("error_y")).toArray().size();
         }
@@ -157,7 +164,12 @@ QJsonObject ChartSpec::toJson(QJsonObject&& parsedFrom) const
     return toJson(shared);
 }
 
-QJsonObject ChartSpec::toJson(const QList<QJsonArray>& sharedPoints) const
+QJsonObject ChartSpec::toPacked(ChartColumns& columns) const
+{
+    return toJson(QList<QJsonArray>(), &columns);
+}
+
+QJsonObject ChartSpec::toJson(const QList<QJsonArray>& sharedPoints, ChartColumns* columns) const
 {
     QJsonObject o;
     o.insert(QStringLiteral("type"), typeName());
@@ -186,7 +198,10 @@ QJsonObject ChartSpec::toJson(const QList<QJsonArray>& sharedPoints) const
         for (qsizetype k = 0; k < m_series.size(); ++k) {
             const ChartSeries& s = m_series[k];
             QJsonObject element{{QStringLiteral("label"), s.label}};
-            if (k < sharedPoints.size() && !sharedPoints[k].isEmpty()) {
+            if (columns && !categoryX()) {
+                element.insert(QStringLiteral("x"), columns->add(s.xs));
+                element.insert(QStringLiteral("y"), columns->add(s.ys));
+            } else if (k < sharedPoints.size() && !sharedPoints[k].isEmpty()) {
                 element.insert(QStringLiteral("points"), sharedPoints[k]);
             } else {
                 QJsonArray points;
@@ -264,7 +279,7 @@ QJsonObject ChartSpec::toJson(const QList<QJsonArray>& sharedPoints) const
         o.insert(QStringLiteral("rows"), m_rows);
         o.insert(QStringLiteral("columns"), m_columns);
         for (qsizetype i = 0; i < m_children.size(); ++i) {
-            QJsonObject child = m_children[i].toJson();
+            QJsonObject child = m_children[i].toJson(QList<QJsonArray>(), columns);
             const ChartCell& c = m_cells[i];
             child.insert(QStringLiteral("layout"), QJsonObject{{QStringLiteral("row"), c.row},
                                                                {QStringLiteral("column"), c.column},

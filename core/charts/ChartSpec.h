@@ -82,6 +82,8 @@ struct ChartParseResult;
 
 // A validated, normalized interactive chart dictionary (DESIGN.md "Interactive chart
 // dictionaries"): line, scatter and bar, plus pie and box_and_whisker.
+class ChartColumns;
+
 class ChartSpec {
 public:
     // At most this many values (points, bars, slices, box values) in one chart: as many as a run
@@ -92,7 +94,9 @@ public:
 
     // Never throws: a chart that does not fit the schema gives an error naming the field, e.g.
     // `chart.elements[2].points[5]: y must be a number, got "abc"`.
-    static ChartParseResult parse(const QJsonObject& chart);
+    // A line or scatter element gives its points as `"points": [[x, y], …]` or as binary
+    // columns `"x": {"column": …}, "y": {"column": …}` (ChartColumns), looked up in `columns`.
+    static ChartParseResult parse(const QJsonObject& chart, const ChartColumns* columns = nullptr);
     // How many values parse() would count, without checking anything: cheap, so that a caller can
     // refuse a run's charts by their total before parsing any of them.
     static qsizetype valueCount(const QJsonObject& chart);
@@ -129,6 +133,8 @@ public:
     int columns() const { return m_columns; }
 
     bool isEmpty() const;
+    // How many values parse() counted for this chart (points, bars, slices, box values).
+    qsizetype valueTotal() const { return m_valueTotal; }
 
     // The normalized dictionary: x_scale "datetime" x values as epoch ms, bar values as numbers,
     // NaN as null, unknown keys dropped. parse(toJson()) gives the same chart.
@@ -138,6 +144,9 @@ public:
     // ~170 MB and most of a second), and the rest of it is let go before the normal dictionary is
     // built, so that the two are never in memory together.
     QJsonObject toJson(QJsonObject&& parsedFrom) const;
+    // The dictionary with every numeric x/y series as binary columns added to `columns` (how the
+    // run history stores a chart): parse(toPacked(c), &c) gives the same chart.
+    QJsonObject toPacked(ChartColumns& columns) const;
 
 private:
     ChartType m_type = ChartType::Line;
@@ -153,9 +162,11 @@ private:
     QList<ChartSpec> m_children;
     QList<ChartCell> m_cells;
     int m_rows = 1, m_columns = 1;
+    qsizetype m_valueTotal = 0;
     std::vector<bool> m_pointsNormal; // per series: its "points" list as parsed is already normal
 
-    QJsonObject toJson(const QList<QJsonArray>& sharedPoints) const; // per series, or empty
+    // sharedPoints: per series, or empty; columns: set for toPacked.
+    QJsonObject toJson(const QList<QJsonArray>& sharedPoints, ChartColumns* columns = nullptr) const;
     friend class ChartSpecParser;
 };
 

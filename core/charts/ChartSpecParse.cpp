@@ -2,13 +2,17 @@
 // ChartSpec (accessors, toJson) is in ChartSpec.cpp.
 #include "core/charts/ChartSpec.h"
 
+#include "core/charts/ChartColumns.h"
 #include "core/runtime/ResultLimits.h"
 
 #include <QDateTime>
 #include <QHash>
 #include <QJsonArray>
 #include <QRegularExpression>
+#include <QSysInfo>
+#include <QtEndian>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace sandpad {
@@ -104,6 +108,7 @@ class ChartSpecParser {
 public:
     ChartSpec spec;
     qsizetype values = 0;
+    const ChartColumns* columns = nullptr; // the run's binary columns, if any
 
     void count(qsizetype n, const QString& where)
     {
@@ -274,6 +279,127 @@ public:
             errorValue(list[j], QStringLiteral("%1.%2[%3]").arg(where, key).arg(j), out.minus[size_t(j)], out.plus[size_t(j)]);
     }
 
+    // A binary column reference, `{"offset": bytes, "length": values, "dtype": "float64"|"int64"}`
+    // into the run's columns file: checked before a byte of it is looked at (the length against
+    // the chart's values, offset and length as doubles first, so that 1e300 or 2^63 cannot wrap).
+    struct ColumnRef {
+        qint64 offset = 0;
+        qsizetype length = 0;
+        ChartColumns::Type type = ChartColumns::Type::Float64;
+    };
+
+    static ColumnRef columnRef(const QJsonObject& e, const QString& key, const QString& where)
+    {
+        const QString at = where + u'.' + key;
+        const QJsonValue v = e.value(key);
+        if (v.isUndefined())
+            fail(where, QStringLiteral("missing \"%1\" (a column, with \"%2\")").arg(key, key == u"x" ? QStringLiteral("y") : QStringLiteral("x")));
+        if (!v.isObject())
+            fail(at, QStringLiteral("must be a column {\"offset\", \"length\", \"dtype\"}, got ") + describe(v));
+        const QJsonObject o = v.toObject();
+        ColumnRef ref;
+        const QJsonValue dtype = o.value(QStringLiteral("dtype"));
+        if (dtype.toString() == u"float64")
+            ref.type = ChartColumns::Type::Float64;
+        else if (dtype.toString() == u"int64")
+            ref.type = ChartColumns::Type::Int64;
+        else
+            fail(at + QStringLiteral(".dtype"), QStringLiteral("must be \"float64\" or \"int64\", got ") + describe(dtype));
+        const QJsonValue length = o.value(QStringLiteral("length"));
+        const double n = length.toDouble(-1);
+        if (!length.isDouble() || n != std::floor(n) || n < 0 || n > double(ChartSpec::maxValues))
+            fail(at + QStringLiteral(".length"), QStringLiteral("must be a whole number from 0 to %1, got ")
+                                                     .arg(ResultLimits::countText(ChartSpec::maxValues)) + describe(length));
+        ref.length = qsizetype(n);
+        const QJsonValue offset = o.value(QStringLiteral("offset"));
+        const double off = offset.toDouble(-1);
+        if (!offset.isDouble() || off != std::floor(off) || off < 0 || off > double(ResultLimits::chartColumnBytes)
+            || std::fmod(off, 8) != 0)
+            fail(at + QStringLiteral(".offset"), QStringLiteral("must be a whole multiple of 8 from 0 to %1, got ")
+                                                     .arg(ResultLimits::countText(ResultLimits::chartColumnBytes)) + describe(offset));
+        ref.offset = qint64(off);
+        return ref;
+    }
+
+    // The column's bytes: inside the columns file, 8 bytes per value (both bounded above, so
+    // offset + length * 8 cannot overflow).
+    const char* columnBytes(const ColumnRef& ref, const QString& at) const
+    {
+        if (!columns)
+            fail(at, QStringLiteral("the chart's columns were not sent (no chart-columns file)"));
+        const qint64 end = ref.offset + qint64(ref.length) * 8;
+        if (end > columns->bytes().size())
+            fail(at, QStringLiteral("the column runs past the end of the columns: %1 %2 values from byte %3 end at byte %4; there are %5 bytes")
+                         .arg(ResultLimits::countText(ref.length),
+                              ref.type == ChartColumns::Type::Int64 ? QStringLiteral("int64") : QStringLiteral("float64"),
+                              ResultLimits::countText(ref.offset), ResultLimits::countText(end),
+                              ResultLimits::countText(columns->bytes().size())));
+        return columns->bytes().constData() + ref.offset;
+    }
+
+    static double float64At(const char* p, qsizetype i)
+    {
+        double v;
+        if constexpr (QSysInfo::ByteOrder == QSysInfo::LittleEndian) {
+            std::memcpy(&v, p + i * 8, 8);
+        } else {
+            const quint64 bits = qFromLittleEndian<quint64>(p + i * 8);
+            std::memcpy(&v, &bits, 8);
+        }
+        return v;
+    }
+
+    static qint64 int64At(const char* p, qsizetype i) { return qFromLittleEndian<qint64>(p + i * 8); }
+
+    static QString numberText(double v)
+    {
+        return std::isnan(v) ? QStringLiteral("NaN") : QString::number(v, 'g', 17);
+    }
+
+    // x and y from binary columns, decoded and checked in one pass each: x finite (an int64
+    // x must not be the missing value, NaT), y a number or NaN (a gap), never infinite.
+    void parseColumns(const QJsonObject& e, qsizetype i, ChartSeries& series)
+    {
+        const QString where = elementAt(i);
+        const ColumnRef x = columnRef(e, QStringLiteral("x"), where);
+        const ColumnRef y = columnRef(e, QStringLiteral("y"), where);
+        if (x.length != y.length)
+            fail(where, QStringLiteral("x has %1 values and y has %2: they must be as many")
+                            .arg(ResultLimits::countText(x.length), ResultLimits::countText(y.length)));
+        count(x.length, where + QStringLiteral(".x"));
+        const char* xb = columnBytes(x, where + QStringLiteral(".x"));
+        const char* yb = columnBytes(y, where + QStringLiteral(".y"));
+        const size_t n = size_t(x.length);
+        series.xs.resize(n);
+        series.ys.resize(n);
+        if (x.type == ChartColumns::Type::Float64) {
+            for (size_t j = 0; j < n; ++j) {
+                const double v = float64At(xb, qsizetype(j));
+                if (!std::isfinite(v))
+                    fail(QStringLiteral("%1.x[%2]").arg(where).arg(j), QStringLiteral("x must be a finite number, got ") + numberText(v));
+                series.xs[j] = v;
+            }
+        } else {
+            for (size_t j = 0; j < n; ++j) {
+                const qint64 v = int64At(xb, qsizetype(j));
+                if (v == std::numeric_limits<qint64>::min())
+                    fail(QStringLiteral("%1.x[%2]").arg(where).arg(j), QStringLiteral("x is missing (the int64 missing value, NaT)"));
+                series.xs[j] = double(v);
+            }
+        }
+        if (y.type == ChartColumns::Type::Float64) {
+            for (size_t j = 0; j < n; ++j) {
+                const double v = float64At(yb, qsizetype(j));
+                if (std::isinf(v))
+                    fail(QStringLiteral("%1.y[%2]").arg(where).arg(j), QStringLiteral("y must be a number or NaN (a gap), got ") + numberText(v));
+                series.ys[j] = v;
+            }
+        } else {
+            for (size_t j = 0; j < n; ++j)
+                series.ys[j] = double(int64At(yb, qsizetype(j)));
+        }
+    }
+
     void parsePoints(const QJsonArray& elements)
     {
         enum class XKind { Unknown, Number, String } xKind = XKind::Unknown;
@@ -284,12 +410,21 @@ public:
             const QJsonObject e = elements[i].toObject();
             ChartSeries series;
             series.label = optionalString(e, QStringLiteral("label"), elementAt(i), QStringLiteral("Series %1").arg(i + 1));
-            const QJsonArray points = requireArray(e, QStringLiteral("points"), elementAt(i));
+            const bool columnar = e.contains(QStringLiteral("x")) || e.contains(QStringLiteral("y"));
+            if (columnar && e.contains(QStringLiteral("points")))
+                fail(elementAt(i), QStringLiteral("has both \"points\" and \"x\"/\"y\" columns: give one of them"));
+            if (columnar) {
+                if (xKind == XKind::String)
+                    fail(elementAt(i) + QStringLiteral(".x"), QStringLiteral("x must be strings like the x values before it, got a number column"));
+                xKind = XKind::Number;
+                parseColumns(e, i, series);
+            }
+            const QJsonArray points = columnar ? QJsonArray() : requireArray(e, QStringLiteral("points"), elementAt(i));
             count(points.size(), elementAt(i) + QStringLiteral(".points"));
             series.xs.reserve(size_t(points.size()));
             series.ys.reserve(size_t(points.size()));
             // Whether the list is already in normal form, so that toJson(source) can share it.
-            bool normal = true;
+            bool normal = !columnar;
             for (qsizetype j = 0; j < points.size(); ++j) {
                 const QJsonValue p = points[j];
                 const QJsonArray pair = p.toArray();
@@ -525,6 +660,7 @@ public:
                 fail(where + QStringLiteral(".type"), QStringLiteral("a composite chart cannot hold another"));
             ChartSpecParser sub;
             sub.values = values;
+            sub.columns = columns;
             try {
                 sub.parse(child);
             } catch (const ChartError& e) {
@@ -534,6 +670,7 @@ public:
                 throw ChartError{message};
             }
             values = sub.values;
+            sub.spec.m_valueTotal = sub.values;
             ChartCell cell{int(i) / spec.m_columns, int(i) % spec.m_columns, 1, 1};
             const QJsonValue layout = child.value(QStringLiteral("layout"));
             if (!layout.isUndefined() && !layout.isNull()) {
@@ -645,14 +782,16 @@ public:
     }
 };
 
-ChartParseResult ChartSpec::parse(const QJsonObject& chart)
+ChartParseResult ChartSpec::parse(const QJsonObject& chart, const ChartColumns* columns)
 {
     ChartSpecParser parser;
+    parser.columns = columns;
     try {
         parser.parse(chart);
     } catch (const ChartError& e) {
         return {std::nullopt, e.message};
     }
+    parser.spec.m_valueTotal = parser.values;
     return {std::move(parser.spec), QString()};
 }
 

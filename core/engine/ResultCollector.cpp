@@ -1,5 +1,6 @@
 #include "core/engine/ResultCollector.h"
 
+#include "core/charts/ChartColumns.h"
 #include "core/charts/ChartSpec.h"
 #include "core/engine/ArtifactCollector.h"
 #include "core/charts/PngCheck.h"
@@ -11,6 +12,8 @@
 #include "core/sandbox/Sandbox.h"
 
 #include <QJsonArray>
+#include <algorithm>
+#include <cmath>
 
 namespace sandpad {
 
@@ -56,6 +59,31 @@ QString ResultCollector::collect(const RuntimeProgram& program, Sandbox& sandbox
         return tooLarge(QStringLiteral("the charts have %1 values; the limit is %2 per run")
                             .arg(L::countText(values), L::countText(L::chartValuesPerRun)));
 
+    // The charts' binary columns (docs/runtime-protocol.md, "Binary columns"): one file, read
+    // back only when a chart refers to it and its declared size fits the limit. A columns file
+    // that is missing, too large or not its declared size spoils the charts that use it (each a
+    // ChartError naming why), never the rest of the run.
+    std::optional<ChartColumns> columns;
+    QString columnsProblem;
+    if (std::any_of(parsed->charts.cbegin(), parsed->charts.cend(),
+                    [](const WrapperChartRef& ref) { return ChartColumns::isReferencedBy(ref.spec); })) {
+        const QJsonObject declared = parsed->chartColumns.toObject();
+        const double size = declared.value(QStringLiteral("size")).toDouble(-1);
+        if (declared.value(QStringLiteral("file")).toString() != u"chart-columns" || size < 0 || size != std::floor(size))
+            columnsProblem = QStringLiteral("result.json names no chart-columns file of a whole number of bytes");
+        else if (size > double(L::chartColumnBytes))
+            columnsProblem = QStringLiteral("the chart columns are %1 bytes; the limit is %2 bytes per run")
+                                 .arg(L::countText(qint64(std::min(size, 9e18))), L::countText(L::chartColumnBytes));
+        else if (auto bytes = sandbox.readFile(program.chartPath(QStringLiteral("chart-columns"))); !bytes)
+            columnsProblem = QStringLiteral("the chart-columns file named in result.json is missing");
+        else if (bytes->size() != qint64(size))
+            columnsProblem = QStringLiteral("the chart-columns file has %1 bytes, not the %2 result.json declares")
+                                 .arg(L::countText(bytes->size()), L::countText(qint64(size)));
+        else
+            columns = ChartColumns(std::move(*bytes));
+    }
+    const ChartColumns* columnsOrNull = columns ? &*columns : nullptr;
+
     // Nothing goes into `result` until every check has passed: a refused result is not half kept.
     // Charts extracted from figures share what is left of the run's budget; one that does not
     // fit (or does not validate) is dropped and its figure stays a PNG only: never an error.
@@ -96,9 +124,7 @@ QString ResultCollector::collect(const RuntimeProgram& program, Sandbox& sandbox
             if (!ref.spec.isEmpty()) {
                 const qint64 v = ChartSpec::valueCount(ref.spec), e = ChartSpec::elementCount(ref.spec);
                 if (extractedValues + v <= L::chartValuesPerRun && extractedElements + e <= L::chartElementsPerRun) {
-                    const ChartParseResult spec = ChartSpec::parse(ref.spec);
-                    if (spec.ok()) {
-                        chart.spec = spec.spec->toJson(std::move(ref.spec));
+                    if (chart.setSpec(ref.spec, columnsOrNull)) {
                         extractedValues += v;
                         extractedElements += e;
                     }
@@ -106,16 +132,17 @@ QString ResultCollector::collect(const RuntimeProgram& program, Sandbox& sandbox
             }
             charts << chart;
         } else {
-            const ChartParseResult spec = ChartSpec::parse(ref.spec);
-            if (!spec.ok()) {
-                chartProblems << spec.error;
-                continue;
-            }
             RunChart chart;
             chart.kind = RunChart::Kind::Interactive;
-            // Normal point lists are shared with the parsed dictionary, not copied; the rest of
-            // it is freed before the normal one is built.
-            chart.spec = spec.spec->toJson(std::move(ref.spec));
+            // Kept parsed: no normal dictionary is built (`--json` builds one when asked).
+            QString problem;
+            if (!chart.setSpec(ref.spec, columnsOrNull, &problem)) {
+                chartProblems << problem;
+                if (!columnsProblem.isEmpty() && ChartColumns::isReferencedBy(ref.spec))
+                    chartProblems.last() += QStringLiteral(" (%1)").arg(columnsProblem);
+                continue;
+            }
+            ref.spec = QJsonObject(); // the dictionary as sent is not needed any more
             charts << chart;
         }
     }

@@ -18,7 +18,7 @@ QJsonValue countOf(const ExecutionResult& result)
 
 QString chartTitle(const RunChart& chart)
 {
-    return chart.spec.value(QStringLiteral("title")).toString();
+    return chart.title();
 }
 
 QJsonObject displayData(const QJsonObject& data)

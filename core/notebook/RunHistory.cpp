@@ -1,5 +1,8 @@
 #include "core/notebook/RunHistory.h"
 
+#include "core/charts/ChartColumns.h"
+#include "core/charts/ChartSpec.h"
+
 #include "core/notebook/RunPreview.h"
 
 #include "core/storage/Database.h"
@@ -148,8 +151,8 @@ bool RunHistory::save(const ExecutionResult& r)
     }
     {
         QSqlQuery q(db);
-        q.prepare(QStringLiteral("INSERT INTO run_charts (run_id, position, kind, png, spec) "
-                                 "VALUES (?, ?, ?, ?, ?)"));
+        q.prepare(QStringLiteral("INSERT INTO run_charts (run_id, position, kind, png, spec, columns) "
+                                 "VALUES (?, ?, ?, ?, ?, ?)"));
         for (int i = 0; i < r.charts.size(); ++i) {
             const RunChart& c = r.charts.at(i);
             const bool png = c.kind == RunChart::Kind::Png;
@@ -157,10 +160,14 @@ bool RunHistory::save(const ExecutionResult& r)
             q.addBindValue(i);
             q.addBindValue(png ? QStringLiteral("png") : QStringLiteral("interactive"));
             q.addBindValue(png ? QVariant(c.png) : QVariant(QMetaType(QMetaType::QByteArray)));
-            // The one serialization of the chart a run makes.
+            // The one serialization of the chart a run makes: its dictionary, with its numeric
+            // series as binary columns beside it (no JSON number lists).
             // A PNG's spec is the chart extracted from its figure, when there is one.
-            q.addBindValue(c.spec.isEmpty() ? nullString()
-                                            : sqlText(QString::fromUtf8(QJsonDocument(c.spec).toJson(QJsonDocument::Compact))));
+            ChartColumns columns;
+            const QJsonObject packed = c.spec ? c.spec->toPacked(columns) : QJsonObject();
+            q.addBindValue(!c.spec ? nullString()
+                                   : sqlText(QString::fromUtf8(QJsonDocument(packed).toJson(QJsonDocument::Compact))));
+            q.addBindValue(columns.isEmpty() ? QVariant(QMetaType(QMetaType::QByteArray)) : QVariant(columns.bytes()));
             if (!q.exec())
                 return fail(q);
         }
@@ -304,7 +311,7 @@ void RunHistory::loadCharts(ExecutionResult& r, bool preview) const
 {
     QSqlQuery c(m_db.connection());
     c.setForwardOnly(true);
-    c.prepare(QStringLiteral("SELECT kind, png, spec FROM run_charts WHERE run_id = ? "
+    c.prepare(QStringLiteral("SELECT kind, png, spec, columns FROM run_charts WHERE run_id = ? "
                              "ORDER BY position"));
     c.addBindValue(r.runId);
     if (!c.exec()) {
@@ -316,8 +323,14 @@ void RunHistory::loadCharts(ExecutionResult& r, bool preview) const
         chart.kind = c.value(0).toString() == u"png" ? RunChart::Kind::Png : RunChart::Kind::Interactive;
         chart.png = c.value(1).toByteArray();
         // The one parse of a stored chart: the notebook and the chart pane share this object.
-        if (!c.value(2).isNull())
-            chart.spec = QJsonDocument::fromJson(c.value(2).toString().toUtf8()).object();
+        // Rows written before migration 8 hold point lists and no columns.
+        if (!c.value(2).isNull()) {
+            const QJsonObject dictionary = QJsonDocument::fromJson(c.value(2).toString().toUtf8()).object();
+            const ChartColumns columns(c.value(3).toByteArray());
+            chart.setSpec(dictionary, &columns);
+        }
+        if (chart.kind == RunChart::Kind::Interactive && !chart.spec)
+            continue; // a stored chart that no longer parses: nothing to draw
         r.charts.append(chart);
     }
     loadOutputs(r, preview);

@@ -1,5 +1,8 @@
 #include "core/run/ExecutionResult.h"
 
+#include "core/charts/ChartSpec.h"
+
+
 #include <QJsonArray>
 #include <QRegularExpression>
 
@@ -109,11 +112,11 @@ QJsonObject ExecutionResult::toJson() const
         if (chart.kind == RunChart::Kind::Png) {
             QJsonObject png{{QStringLiteral("format"), QStringLiteral("png")},
                             {QStringLiteral("base64"), QString::fromLatin1(chart.png.toBase64())}};
-            if (!chart.spec.isEmpty())
-                png.insert(QStringLiteral("chart"), chart.spec); // extracted from the figure
+            if (chart.spec)
+                png.insert(QStringLiteral("chart"), chart.specJson()); // extracted from the figure
             chartArray.append(png);
         } else
-            chartArray.append(chart.spec);
+            chartArray.append(chart.specJson());
     }
     o[QStringLiteral("charts")] = chartArray;
     QJsonArray artifactArray;
@@ -138,6 +141,25 @@ QJsonObject ExecutionResult::toJson() const
     if (executionCount)
         o[QStringLiteral("execution_count")] = *executionCount;
     return o;
+}
+
+QJsonObject RunChart::specJson() const
+{
+    return spec ? spec->toJson() : QJsonObject();
+}
+
+QString RunChart::title() const
+{
+    return spec ? spec->title() : QString();
+}
+
+bool RunChart::setSpec(const QJsonObject& dictionary, const ChartColumns* columns, QString* error)
+{
+    ChartParseResult parsed = ChartSpec::parse(dictionary, columns);
+    if (error)
+        *error = parsed.error;
+    spec = parsed.ok() ? std::make_shared<const ChartSpec>(std::move(*parsed.spec)) : nullptr;
+    return spec != nullptr;
 }
 
 } // namespace sandpad

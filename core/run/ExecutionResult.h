@@ -10,9 +10,13 @@
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <memory>
 #include <optional>
 
 namespace sandpad {
+
+class ChartColumns;
+class ChartSpec;
 
 enum class RunStatus { Success, Error, Timeout, Cancelled, InfrastructureError };
 QString runStatusName(RunStatus status); // "success", "error", "timeout", "cancelled", "infrastructure_error"
@@ -28,13 +32,22 @@ struct RunError {
 
 // One chart of a run: a matplotlib PNG, or an interactive chart dictionary validated by ChartSpec.
 // A PNG may carry the chart extracted from its figure too (shown interactive, the PNG kept).
+// The chart is kept parsed (its series as columns of doubles, shared by every copy of the run),
+// never as a JSON tree: a million points are 16 MB here, not 170.
 struct RunChart {
     enum class Kind { Png, Interactive };
     Kind kind = Kind::Png;
     QByteArray png;          // Kind::Png
-    QJsonObject spec;        // Kind::Interactive: the normalized chart dictionary; Kind::Png:
-                             // the normalized chart extracted from the figure, or empty
-    bool hasInteractive() const { return kind == Kind::Interactive || !spec.isEmpty(); }
+    std::shared_ptr<const ChartSpec> spec; // Kind::Interactive: the validated chart; Kind::Png:
+                                           // the chart extracted from the figure, or null
+    bool hasInteractive() const { return kind == Kind::Interactive || spec != nullptr; }
+    // The normalized dictionary with point lists (docs/runtime-protocol.md), built when asked
+    // (`--json`, export): empty without a chart.
+    QJsonObject specJson() const;
+    QString title() const;   // the chart's title, or empty
+    // Parses a chart dictionary into `spec` (tests, stored JSON): false, and no chart, when it
+    // does not fit the schema.
+    bool setSpec(const QJsonObject& dictionary, const ChartColumns* columns = nullptr, QString* error = nullptr);
 };
 
 struct ExecutionResult {

@@ -26,6 +26,8 @@ struct ResultLimits {
     // ~150 bytes of memory, so 3 bytes of "[]," could otherwise cost 50 times their size.
     static constexpr int documentDepth = 32;                   // a chart needs 8
     static constexpr qint64 chartValuesPerRun = 1'000'000;     // points, bars, slices, box values
+    // The charts' binary columns (chart-columns): an x and a y of 8 bytes for each value.
+    static constexpr qint64 chartColumnBytes = 2 * 8 * chartValuesPerRun;
     // Elements of all charts: bars, slices, boxes and series. Each is an object, which costs ~300
     // bytes parsed (a point, a list of two numbers, ~150), and no one reads 100,000 bars.
     static constexpr qint64 chartElementsPerRun = 100'000;

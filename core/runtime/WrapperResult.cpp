@@ -178,6 +178,7 @@ std::optional<WrapperResult> WrapperResult::parse(const QByteArray& json, QStrin
         return invalid(problem, outputsProblem);
 
     r.variables = o.value(QStringLiteral("variables")).toBool(false);
+    r.chartColumns = o.value(QStringLiteral("chart_columns"));
     if (!optionalString(o, QStringLiteral("chart_error"), &r.chartError))
         return invalid(problem, QStringLiteral("\"chart_error\" must be a string or null"));
     if (const auto over = overlongText(r))

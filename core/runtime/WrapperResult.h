@@ -37,6 +37,9 @@ struct WrapperResult {
     QJsonArray artifacts, artifactsOmitted;
     QList<WrapperOutputRef> outputs;      // display() and rich results, in order (WrapperOutputs)
     bool variables = false;               // "variables": true - variables.json was written (a fresh run)
+    // `chart_columns`: {"file": "chart-columns", "size": N}, the charts' binary columns, as sent
+    // (checked by the ResultCollector: a bad one spoils the charts that use it, not the run).
+    QJsonValue chartColumns;
 
     // Validates and parses result.json. A malformed document is an infrastructure problem, so
     // this never throws: it returns nullopt and says what is wrong in *problem.

@@ -165,6 +165,12 @@ const QList<Migration>& Migrations::all()
                  PRIMARY KEY (run_id, position)
              ))"),
          }},
+        // 8: a chart's numeric series as binary columns (ChartColumns::toFrames) beside its
+        // dictionary, which then names them instead of listing points (ChartSpec::toPacked).
+        {8,
+         {
+             QStringLiteral("ALTER TABLE run_charts ADD COLUMN columns BLOB"),
+         }},
     };
     return migrations;
 }

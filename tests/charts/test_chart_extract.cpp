@@ -3,6 +3,7 @@
 // checks each extracted chart, validated by ChartSpec, against the numbers the snippet plotted.
 
 #include "core/charts/ChartSpec.h"
+#include "core/charts/ChartColumns.h"
 #include "core/runtime/RuntimeProgram.h"
 #include "core/runtime/WrapperResult.h"
 
@@ -32,6 +33,7 @@ class TestChartExtract : public QObject {
 
     QTemporaryDir m_tmp;
     int m_runs = 0;
+    ChartColumns m_columns; // the last run's binary columns (chart-columns), for parsing its charts
 
     Extracted run(const QString& code)
     {
@@ -59,6 +61,8 @@ class TestChartExtract : public QObject {
         QFile result(program.resultPath);
         if (!result.open(QIODevice::ReadOnly))
             qFatal("no result.json: %s", r.err.constData());
+        QFile columns(program.outDir + QStringLiteral("/chart-columns"));
+        m_columns = ChartColumns(columns.open(QIODevice::ReadOnly) ? columns.readAll() : QByteArray());
         QString problem;
         const auto parsed = WrapperResult::parse(result.readAll(), &problem);
         if (!parsed)
@@ -82,7 +86,7 @@ class TestChartExtract : public QObject {
             qFatal("expected one figure, got %d: %s", int(r.pngSpecs.size()), r.err.constData());
         if (r.pngSpecs[0].isEmpty())
             qFatal("the figure was not extracted: %s", r.err.constData());
-        const ChartParseResult parsed = ChartSpec::parse(r.pngSpecs[0]);
+        const ChartParseResult parsed = ChartSpec::parse(r.pngSpecs[0], &m_columns);
         if (!parsed.ok())
             qFatal("extracted chart is invalid: %s\n%s", qPrintable(parsed.error),
                    QJsonDocument(r.pngSpecs[0]).toJson().constData());
@@ -327,22 +331,22 @@ private slots:
         QCOMPARE(r.interactive.size(), 4);
         QStringList types;
         for (const QJsonObject& spec : r.interactive) {
-            const ChartParseResult parsed = ChartSpec::parse(spec);
+            const ChartParseResult parsed = ChartSpec::parse(spec, &m_columns);
             QVERIFY2(parsed.ok(), qPrintable(parsed.error));
             types << parsed.spec->typeName();
         }
         // Shown first, then the variables in the order they were bound.
         QCOMPARE(types, (QStringList{"bar", "line", "pie", "box_and_whisker"}));
-        const ChartSpec bar = *ChartSpec::parse(r.interactive[0]).spec;
+        const ChartSpec bar = *ChartSpec::parse(r.interactive[0], &m_columns).spec;
         QCOMPARE(bar.bars().groups, (QStringList{"A", "B"}));
         QCOMPARE(bar.bars().values[1], (std::vector<double>{3, 4}));
         QVERIFY(!bar.bars().grouped);
-        const ChartSpec line = *ChartSpec::parse(r.interactive[1]).spec;
+        const ChartSpec line = *ChartSpec::parse(r.interactive[1], &m_columns).spec;
         QCOMPARE(line.title(), QStringLiteral("Lines"));
         QCOMPARE(line.series()[0].ys, (std::vector<double>{4, 5, 6}));
-        const ChartSpec pie = *ChartSpec::parse(r.interactive[2]).spec;
+        const ChartSpec pie = *ChartSpec::parse(r.interactive[2], &m_columns).spec;
         QCOMPARE(pie.slices()[1].value, 270.0);
-        const ChartSpec box = *ChartSpec::parse(r.interactive[3]).spec;
+        const ChartSpec box = *ChartSpec::parse(r.interactive[3], &m_columns).spec;
         QCOMPARE(box.boxes()[0].median, 3.0);
         QCOMPARE(box.boxes()[0].outliers, (std::vector<double>{100}));
         // The heatmap is not drawn, and says so.

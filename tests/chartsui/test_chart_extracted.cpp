@@ -2,9 +2,14 @@
 // Picture/Interactive toggle (the PNG kept), the thumbnail says which, both export; the viewer
 // draws what extraction adds (composite grids, horizontal and grouped bars, twin axes, log scales,
 // error bars, colours, custom tick labels).
+#include "core/charts/ChartColumns.h"
+#include "core/charts/ChartSpec.h"
+#include "core/run/ExecutionResult.h"
 #include "ui/charts/ChartPane.h"
+#include "ui/charts/ChartSpecAdapter.h"
 #include "ui/charts/ChartViewer.h"
 #include "ui/charts/PngView.h"
+#include "ui/charts/SymlogScale.h"
 
 #include <qcustomplot.h>
 
@@ -41,7 +46,8 @@ RunChart figure(const QJsonObject& extracted)
     RunChart c;
     c.kind = RunChart::Kind::Png;
     c.png = makePng();
-    c.spec = extracted;
+    if (!extracted.isEmpty() && !c.setSpec(extracted))
+        qFatal("the extracted chart does not parse");
     return c;
 }
 
@@ -158,6 +164,74 @@ private slots:
         // Cleared for the next chart.
         QVERIFY(viewer.showSpec(obj(R"({"type": "line", "elements": [{"label": "m", "points": [[1, 1]]}]})")));
         QVERIFY(!viewer.plot()->yAxis2->visible());
+    }
+
+    // symlog is drawn as symlog: linear within ±linthresh, a decade per unit outside; the axis
+    // and the tooltips name the real values.
+    void symlogIsDrawnAsSymlog()
+    {
+        ChartViewer viewer;
+        viewer.resize(600, 400);
+        QVERIFY(viewer.showSpec(obj(R"({"type": "line", "y_scale": "symlog", "y_linthresh": 10,
+            "elements": [{"label": "s", "points": [[0, -1000], [1, -10], [2, 0], [3, 5], [4, 10], [5, 100], [6, 1000]],
+                          "error_y": [null, null, null, null, null, [0, 900], null]}]})")));
+        QCustomPlot* plot = viewer.plot();
+        QCPGraph* graph = plot->graph(0);
+        const std::vector<double> drawn{-3, -1, 0, 0.5, 1, 2, 3};
+        for (int i = 0; i < 7; ++i)
+            QCOMPARE(graph->data()->at(i)->value, drawn[size_t(i)]);
+        QVERIFY(qSharedPointerDynamicCast<SymlogTicker>(plot->yAxis->ticker()));
+        plot->replot();
+        const QVector<QString> labels = plot->yAxis->tickVectorLabels();
+        QVERIFY2(labels.contains("1000") && labels.contains("-1000") && labels.contains("0") && labels.contains("10"),
+                 qPrintable(QStringList(labels.cbegin(), labels.cend()).join(", ")));
+        QVERIFY(viewer.pointDescription(graph, 6).contains(QStringLiteral("y: 1000")));
+        QVERIFY(viewer.pointDescription(graph, 3).contains(QStringLiteral("y: 5")));
+        // The error bar from 100 up to 1000 ends at the drawn 1000.
+        QCPErrorBars* errors = nullptr;
+        for (int i = 0; i < plot->plottableCount(); ++i)
+            errors = errors ? errors : qobject_cast<QCPErrorBars*>(plot->plottable(i));
+        QVERIFY(errors);
+        QCOMPARE(errors->data()->at(5).errorPlus, 1.0);
+        QCOMPARE(errors->data()->at(5).errorMinus, 0.0);
+        // Symlog x and symlog horizontal bars alike; the scale's own round trip.
+        QVERIFY(viewer.showSpec(obj(R"({"type": "bar", "orientation": "horizontal", "x_scale": "symlog",
+            "elements": [{"label": "a", "value": 100}, {"label": "b", "value": -0.5}]})")));
+        QCPBars* bars = qobject_cast<QCPBars*>(viewer.plot()->plottable(0));
+        QVERIFY(bars);
+        QCOMPARE(bars->data()->at(0)->value, 3.0);
+        QVERIFY(viewer.pointDescription(bars, 0).contains(QStringLiteral(": 100")));
+        const SymlogScale scale{2};
+        for (double v : {-5000.0, -2.0, -0.25, 0.0, 1.5, 2.0, 3.0, 1e9})
+            QCOMPARE(scale.inverse(scale.forward(v)), v);
+    }
+
+    // A run's chart is drawn from the columns it was validated into, shared with the run: the
+    // graph gets them once, nothing is copied on the way.
+    void drawsTheRunsColumnsWithoutCopies()
+    {
+        std::vector<double> xs(5000), ys(5000);
+        for (size_t i = 0; i < xs.size(); ++i) {
+            xs[i] = double(i);
+            ys[i] = double(i % 17);
+        }
+        ChartColumns columns;
+        const QJsonObject chart{{"type", "line"}, {"title", "cols"},
+                                {"elements", QJsonArray{QJsonObject{{"label", "s"}, {"x", columns.add(xs)}, {"y", columns.add(ys)}}}}};
+        RunChart run;
+        run.kind = RunChart::Kind::Interactive;
+        QString error;
+        QVERIFY2(run.setSpec(chart, &columns, &error), qPrintable(error));
+        const ChartData data = ChartSpecAdapter::fromSpec(run.spec);
+        QCOMPARE(data.series[0].xs, &run.spec->series()[0].xs); // shared, not copied
+        QVERIFY(data.series[0].keys.isEmpty());
+        ChartPane pane;
+        pane.setCharts({run});
+        pane.selectChart(0);
+        QCPGraph* graph = pane.chartViewer()->plot()->graph(0);
+        QCOMPARE(graph->dataCount(), 5000);
+        QCOMPARE(graph->data()->at(4999)->value, double(4999 % 17));
+        QVERIFY(graph->adaptiveSampling());
     }
 
     void customTickLabels()

@@ -111,7 +111,7 @@ void ProviderConformance::interactiveChart()
     QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
     QCOMPARE(r.charts.size(), 1);
     QCOMPARE(r.charts[0].kind, RunChart::Kind::Interactive);
-    QCOMPARE(r.charts[0].spec.value(QStringLiteral("type")).toString(), QStringLiteral("line"));
+    QCOMPARE(r.charts[0].specJson().value(QStringLiteral("type")).toString(), QStringLiteral("line"));
     SANDPAD_CHECK(verifyCompleted(r));
 }
 

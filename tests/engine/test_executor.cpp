@@ -113,8 +113,8 @@ private slots:
         QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.charts.size(), 1);
         QCOMPARE(r.charts[0].kind, RunChart::Kind::Interactive);
-        QCOMPARE(r.charts[0].spec.value(QStringLiteral("type")).toString(), type);
-        QVERIFY(!r.charts[0].spec.value(QStringLiteral("elements")).toArray().isEmpty());
+        QCOMPARE(r.charts[0].specJson().value(QStringLiteral("type")).toString(), type);
+        QVERIFY(!r.charts[0].specJson().value(QStringLiteral("elements")).toArray().isEmpty());
     }
 
     void invalidChartKeepsOutput()

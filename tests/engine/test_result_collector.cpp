@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QtTest>
+#include <cstring>
 
 using namespace sandpad;
 
@@ -124,6 +125,31 @@ QByteArray lineChartJson(qsizetype points)
     return text + "]}]}}]}";
 }
 
+// A line chart of `points` points as binary columns (x then y, float64) and result.json naming
+// them: {"chart_columns": {"file": "chart-columns", "size": N}}.
+QByteArray columnsFile(qsizetype points)
+{
+    QByteArray bytes(points * 16, Qt::Uninitialized);
+    for (qsizetype i = 0; i < points; ++i) {
+        const double x = double(i), y = double(i % 1000) / 7.0;
+        quint64 bits;
+        std::memcpy(&bits, &x, 8);
+        qToLittleEndian(bits, bytes.data() + i * 8);
+        std::memcpy(&bits, &y, 8);
+        qToLittleEndian(bits, bytes.data() + (points + i) * 8);
+    }
+    return bytes;
+}
+
+QJsonObject columnsChart(qsizetype points)
+{
+    const auto ref = [](qsizetype offset, qsizetype n) {
+        return QJsonObject{{"offset", double(offset)}, {"length", double(n)}, {"dtype", "float64"}};
+    };
+    return QJsonObject{{"type", "line"}, {"title", "columns"},
+                       {"elements", QJsonArray{QJsonObject{{"label", "s"}, {"x", ref(0, points)}, {"y", ref(points * 8, points)}}}}};
+}
+
 } // namespace
 
 class TestResultCollector : public QObject {
@@ -158,7 +184,7 @@ private slots:
         QCOMPARE(result.result, std::optional<QString>(QStringLiteral("42")));
         QCOMPARE(result.charts.size(), 2);
         QCOMPARE(result.charts[0].png, sandbox.files["chart-1.png"]);
-        QCOMPARE(result.charts[1].spec["type"].toString(), QStringLiteral("bar"));
+        QCOMPARE(result.charts[1].specJson()["type"].toString(), QStringLiteral("bar"));
     }
 
     // A figure's extracted chart rides on its PNG; one that does not validate or does not fit the
@@ -187,10 +213,10 @@ private slots:
         QVERIFY(!result.error);
         QCOMPARE(result.charts.size(), 4);
         QCOMPARE(result.charts[0].kind, RunChart::Kind::Png);
-        QCOMPARE(result.charts[0].spec["type"].toString(), QStringLiteral("line"));
-        QVERIFY(result.charts[1].spec.isEmpty()); // invalid: dropped
-        QCOMPARE(result.charts[2].spec["type"].toString(), QStringLiteral("scatter"));
-        QVERIFY(result.charts[3].spec.isEmpty()); // over what is left of the 1,000,000 values
+        QCOMPARE(result.charts[0].specJson()["type"].toString(), QStringLiteral("line"));
+        QVERIFY((result.charts[1].spec == nullptr)); // invalid: dropped
+        QCOMPARE(result.charts[2].specJson()["type"].toString(), QStringLiteral("scatter"));
+        QVERIFY((result.charts[3].spec == nullptr)); // over what is left of the 1,000,000 values
         for (const RunChart& c : result.charts)
             QCOMPARE(c.png, sandbox.files["chart-1.png"]);
     }
@@ -204,11 +230,100 @@ private slots:
         const QString problem = ResultCollector::collect(m_program, sandbox, result);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         QCOMPARE(result.charts.size(), 1);
-        const QJsonArray points = result.charts[0].spec["elements"].toArray()[0].toObject()["points"].toArray();
+        const QJsonArray points = result.charts[0].specJson()["elements"].toArray()[0].toObject()["points"].toArray();
         QCOMPARE(points.size(), ResultLimits::chartValuesPerRun);
         QCOMPARE(points[999'999].toArray()[0].toDouble(), 999'999.0);
         QCOMPARE(points[999'999].toArray()[1].toDouble(), 999.0 / 7.0);
-        QCOMPARE(result.charts[0].spec["x_scale"], QJsonValue(QJsonValue::Null)); // normalized
+        QCOMPARE(result.charts[0].specJson()["x_scale"], QJsonValue(QJsonValue::Null)); // normalized
+    }
+
+    // Binary columns: a million points travel as one chart-columns file (16 MB) and are kept
+    // parsed; --json's lists are built only when asked.
+    void readsAMillionPointsOfBinaryColumns()
+    {
+        FileSandbox sandbox;
+        const qsizetype n = ResultLimits::chartValuesPerRun;
+        sandbox.files["chart-columns"] = columnsFile(n);
+        sandbox.files["result.json"] = resultJson(QJsonArray{QJsonObject{{"kind", "interactive"}, {"spec", columnsChart(n)}}},
+                                                  QJsonObject{{"chart_columns", QJsonObject{{"file", "chart-columns"}, {"size", double(n * 16)}}}});
+        QVERIFY(sandbox.files["result.json"].size() < 1000);
+        ExecutionResult result;
+        const QString problem = ResultCollector::collect(m_program, sandbox, result);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QCOMPARE(result.status, RunStatus::Success);
+        QCOMPARE(result.charts.size(), 1);
+        const ChartSeries& s = result.charts[0].spec->series()[0];
+        QCOMPARE(qsizetype(s.xs.size()), n);
+        QCOMPARE(s.xs[999'999], 999'999.0);
+        QCOMPARE(s.ys[999'999], 999.0 / 7.0);
+        // Extracted charts read the same file.
+        sandbox.files["chart-1.png"] = qtPng(8, 8);
+        sandbox.files["chart-columns"] = columnsFile(10);
+        sandbox.files["result.json"] = resultJson(QJsonArray{QJsonObject{{"kind", "png"}, {"file", "chart-1.png"}, {"spec", columnsChart(10)}}},
+                                                  QJsonObject{{"chart_columns", QJsonObject{{"file", "chart-columns"}, {"size", 160}}}});
+        ExecutionResult extracted;
+        QVERIFY(ResultCollector::collect(m_program, sandbox, extracted).isEmpty());
+        QVERIFY(extracted.charts[0].spec);
+        QCOMPARE(extracted.charts[0].spec->series()[0].xs.size(), size_t(10));
+    }
+
+    // What a snippet can lie about: each a ChartError naming why; the result text is kept.
+    void binaryColumnProblemsAreChartErrors_data()
+    {
+        QTest::addColumn<QByteArray>("file");    // chart-columns, or "-" for none
+        QTest::addColumn<QJsonValue>("declared"); // chart_columns
+        QTest::addColumn<qsizetype>("points");
+        QTest::addColumn<QString>("error");
+        const QJsonObject ok{{"file", "chart-columns"}, {"size", 160}};
+        QTest::newRow("truncated file") << columnsFile(10).left(150) << QJsonValue(QJsonObject{{"file", "chart-columns"}, {"size", 160}})
+            << qsizetype(10) << "the chart-columns file has 150 bytes, not the 160 result.json declares";
+        QTest::newRow("declared short") << columnsFile(10).left(80) << QJsonValue(QJsonObject{{"file", "chart-columns"}, {"size", 80}})
+            << qsizetype(10) << "chart.elements[0].y: the column runs past the end of the columns: 10 float64 values from byte 80 end at byte 160; there are 80 bytes";
+        QTest::newRow("missing file") << QByteArray("-") << QJsonValue(ok) << qsizetype(10)
+            << "the chart-columns file named in result.json is missing";
+        QTest::newRow("not declared") << columnsFile(10) << QJsonValue() << qsizetype(10)
+            << "result.json names no chart-columns file of a whole number of bytes";
+        QTest::newRow("another file") << columnsFile(10) << QJsonValue(QJsonObject{{"file", "../result.json"}, {"size", 160}})
+            << qsizetype(10) << "result.json names no chart-columns file of a whole number of bytes";
+        QTest::newRow("over the limit") << QByteArray("-") << QJsonValue(QJsonObject{{"file", "chart-columns"}, {"size", 1e300}})
+            << qsizetype(10) << "the chart columns are 9,000,000,000,000,000,000 bytes; the limit is 16,000,000 bytes per run";
+    }
+
+    void binaryColumnProblemsAreChartErrors()
+    {
+        QFETCH(QByteArray, file);
+        QFETCH(QJsonValue, declared);
+        QFETCH(qsizetype, points);
+        QFETCH(QString, error);
+        FileSandbox sandbox;
+        if (file != "-")
+            sandbox.files["chart-columns"] = file;
+        QJsonObject extra;
+        if (!declared.isUndefined() && !declared.isNull())
+            extra.insert("chart_columns", declared);
+        sandbox.files["chart-1.png"] = qtPng(8, 8);
+        QJsonArray charts = pngRefs(1);
+        charts.append(QJsonObject{{"kind", "interactive"}, {"spec", columnsChart(points)}});
+        sandbox.files["result.json"] = resultJson(charts, extra);
+        ExecutionResult result;
+        const QString problem = ResultCollector::collect(m_program, sandbox, result);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QCOMPARE(result.status, RunStatus::Error);
+        QVERIFY(result.error);
+        QCOMPARE(result.error->name, QStringLiteral("ChartError"));
+        QVERIFY2(result.error->value.contains(error), qPrintable(result.error->value));
+        QCOMPARE(result.result, std::optional<QString>(QStringLiteral("42"))); // the rest is kept
+        QCOMPARE(result.charts.size(), 1);                                      // the PNG too
+    }
+
+    // Declared lengths count against the run's values before the columns are read.
+    void refusesTooManyColumnValues()
+    {
+        FileSandbox sandbox;
+        sandbox.files["result.json"] = resultJson(QJsonArray{QJsonObject{{"kind", "interactive"}, {"spec", columnsChart(600'000)}},
+                                                             QJsonObject{{"kind", "interactive"}, {"spec", columnsChart(600'000)}}},
+                                                  QJsonObject{{"chart_columns", QJsonObject{{"file", "chart-columns"}, {"size", 9'600'000}}}});
+        QCOMPARE(refused(sandbox), QStringLiteral("The result is too large: the charts have 1,200,000 values; the limit is 1,000,000 per run"));
     }
 
     void refusesTooManyChartValues()

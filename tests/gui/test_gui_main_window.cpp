@@ -251,8 +251,8 @@ private slots:
         QVERIFY(stored);
         QCOMPARE(stored->startedAt, started->startedAt());
         QCOMPARE(stored->charts.size(), 1);
-        QCOMPARE(stored->charts.first().spec, started->result().charts.first().spec);
-        QCOMPARE(m_window->chartPane()->charts().first().spec, started->result().charts.first().spec);
+        QCOMPARE(stored->charts.first().specJson(), started->result().charts.first().specJson());
+        QCOMPARE(m_window->chartPane()->charts().first().specJson(), started->result().charts.first().specJson());
         QVERIFY2(entry->statusText() == QStringLiteral("success"), qPrintable(entry->run()->result().message));
         QCOMPARE(entry->run()->result().charts.size(), 1);
         QCOMPARE(m_window->chartRunId(), entry->runId());

@@ -175,7 +175,7 @@ private slots:
                                       QStringLiteral("Traceback (most recent call last):\n  File \"Untitled 1\", line 3, in <module>\nZeroDivisionError: division by zero")};
         RunChart chart;
         chart.kind = RunChart::Kind::Interactive;
-        chart.spec = QJsonObject{{"type", "bar"}, {"title", "Sales"}, {"elements", QJsonArray{}}};
+        QVERIFY(chart.setSpec(QJsonObject{{"type", "bar"}, {"title", "Sales"}, {"elements", QJsonArray{}}}));
         record.charts = {chart};
         RunEntry* entry = notebook.addFinished(new Run(record));
         QVERIFY(entry->headerText().contains(QStringLiteral("error")));

@@ -136,7 +136,7 @@ private slots:
         record.stderrText = QStringLiteral("warned\n");
         RunChart chart;
         chart.kind = RunChart::Kind::Interactive;
-        chart.spec = QJsonObject{{"type", "bar"}, {"title", "Sales"}, {"elements", QJsonArray{}}};
+        QVERIFY(chart.setSpec(QJsonObject{{"type", "bar"}, {"title", "Sales"}, {"elements", QJsonArray{}}}));
         record.charts = {chart};
         RunEntry* entry = notebook.addFinished(new Run(record));
         notebook.resize(600, 400);

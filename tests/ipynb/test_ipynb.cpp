@@ -189,7 +189,7 @@ private slots:
         r.charts.append(RunChart{RunChart::Kind::Png, kPng, {}});
         RunChart interactive;
         interactive.kind = RunChart::Kind::Interactive;
-        interactive.spec = QJsonObject{{"title", "Sales"}};
+        QVERIFY(interactive.setSpec(QJsonObject{{"type", "bar"}, {"title", "Sales"}, {"elements", QJsonArray{}}}));
         r.charts.append(interactive);
         r.error = RunError{QStringLiteral("ZeroDivisionError"), QStringLiteral("division by zero"),
                            QStringLiteral("Traceback (most recent call last):\n  File \"a.py\", line 2\nZeroDivisionError: division by zero\n")};

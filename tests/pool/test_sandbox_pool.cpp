@@ -189,7 +189,7 @@ private slots:
         QCOMPARE(warm.charts.size(), cold.charts.size());
         for (qsizetype i = 0; i < cold.charts.size(); ++i) {
             QCOMPARE(warm.charts[i].kind, cold.charts[i].kind);
-            QCOMPARE(warm.charts[i].spec, cold.charts[i].spec);
+            QCOMPARE(warm.charts[i].specJson(), cold.charts[i].specJson());
             if (cold.charts[i].kind == RunChart::Kind::Png) {
                 QVERIFY(!cold.charts[i].png.isEmpty());
                 const QImage a = QImage::fromData(cold.charts[i].png);
@@ -202,13 +202,13 @@ private slots:
         // The figure's interactive chart is extracted on both paths (chart_extract.py is placed
         // when the sandbox is pre-started, and the box-plot hook installed at warm-up).
         if (QByteArray(QTest::currentDataTag()) == "sine-wave PNG") {
-            QVERIFY2(!warm.charts.isEmpty() && !warm.charts[0].spec.isEmpty(), qPrintable(both));
-            QCOMPARE(warm.charts[0].spec.value("type").toString(), QStringLiteral("line"));
+            QVERIFY2(!warm.charts.isEmpty() && !(warm.charts[0].spec == nullptr), qPrintable(both));
+            QCOMPARE(warm.charts[0].specJson().value("type").toString(), QStringLiteral("line"));
         }
         if (QByteArray(QTest::currentDataTag()) == "figures and fonts start fresh") {
             QCOMPARE(warm.charts.size(), 2);
-            QCOMPARE(warm.charts[0].spec.value("type").toString(), QStringLiteral("composite_chart"));
-            QCOMPARE(warm.charts[1].spec.value("type").toString(), QStringLiteral("scatter"));
+            QCOMPARE(warm.charts[0].specJson().value("type").toString(), QStringLiteral("composite_chart"));
+            QCOMPARE(warm.charts[1].specJson().value("type").toString(), QStringLiteral("scatter"));
         }
     }
 

@@ -154,11 +154,11 @@ private slots:
         auto r = py(QStringLiteral("chart = {'type': 'line', 'title': 'T', 'elements': [{'label': 's', 'points': [[0, 1], [1, 2]]}]}\n"));
         QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.charts.size(), 1);
-        QCOMPARE(r.charts[0].spec.value(QStringLiteral("type")).toString(), QStringLiteral("line"));
+        QCOMPARE(r.charts[0].specJson().value(QStringLiteral("type")).toString(), QStringLiteral("line"));
         r = py(QStringLiteral("chart = {'type': 'bar', 'title': 'B', 'elements': [{'label': 'Q1', 'group': 'A', 'value': 3}, "
                               "{'label': 'Q2', 'group': 'A', 'value': 5}]}\n"));
         QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
-        QCOMPARE(r.charts[0].spec.value(QStringLiteral("type")).toString(), QStringLiteral("bar"));
+        QCOMPARE(r.charts[0].specJson().value(QStringLiteral("type")).toString(), QStringLiteral("bar"));
     }
 
     void userException()

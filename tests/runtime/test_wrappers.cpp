@@ -1,6 +1,7 @@
 // Runs resources/runtime/wrapper.py and wrapper.mjs directly (no sandbox, no Executor) on programs
 // prepared by RuntimeProgram, and checks what they report through the result channel.
 
+#include "core/charts/ChartColumns.h"
 #include "core/charts/ChartSpec.h"
 #include "core/runtime/ResultFrames.h"
 #include "core/runtime/RuntimeProgram.h"
@@ -37,6 +38,14 @@ struct Run {
 
     QJsonObject error() const { return result.value("error").toObject(); }
     QJsonArray charts() const { return result.value("charts").toArray(); }
+    // The binary columns of its charts (docs/runtime-protocol.md, "Binary columns").
+    ChartColumns columns() const
+    {
+        if (frames.contains(QStringLiteral("chart-columns")))
+            return ChartColumns(frames.value(QStringLiteral("chart-columns")));
+        QFile file(outDir + QStringLiteral("/chart-columns"));
+        return ChartColumns(file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray());
+    }
 };
 
 } // namespace
@@ -142,7 +151,8 @@ class TestWrappers : public QObject {
         const QJsonArray charts = r.charts();
         for (const QJsonValue& c : charts) {
             if (c.toObject().value("kind").toString() == QStringLiteral("interactive")) {
-                const ChartParseResult parsed = ChartSpec::parse(c.toObject().value("spec").toObject());
+                const ChartColumns columns = r.columns();
+                const ChartParseResult parsed = ChartSpec::parse(c.toObject().value("spec").toObject(), &columns);
                 if (!parsed.ok())
                     qFatal("chart: %s", qPrintable(parsed.error));
                 return *parsed.spec;
@@ -318,6 +328,65 @@ private slots:
         QCOMPARE(b.bars().categories, (QStringList{"Q1", "Q2"}));
         QCOMPARE(b.bars().values[0], (std::vector<double>{3, 5}));
     }
+    // Series of 64 points or more leave as binary columns: from lists of pairs, numpy (n, 2)
+    // arrays, x/y numpy arrays, pandas Series, array.array and lists; on the fd channel and in
+    // out_dir alike. Short series, category x and dates as text stay JSON points.
+    void chartColumns()
+    {
+        const QString code = QStringLiteral(
+            "import numpy as np, pandas as pd\nfrom array import array\n"
+            "x = np.arange(100, dtype=float)\ny = np.sin(x)\ny[5] = np.nan\ny[6] = np.inf\n"
+            "chart = {'type': 'line', 'title': 'c', 'elements': [\n"
+            "  {'label': 'pairs', 'points': [[float(a), float(b)] for a, b in zip(x, y)]},\n"
+            "  {'label': 'stack', 'points': np.column_stack([x, y])},\n"
+            "  {'label': 'xy', 'x': np.arange(100), 'y': y},\n"
+            "  {'label': 'series', 'x': pd.Series(x), 'y': pd.Series(y)},\n"
+            "  {'label': 'array', 'x': array('d', x), 'y': list(y[:5]) + [None] + list(y[6:])},\n"
+            "  {'label': 'short', 'points': [[0, 1], [1, 2]]}]}\n");
+        for (const bool fd : {false, true}) {
+            const Run r = run(Language::Python, code, QStringLiteral("Untitled 1"), {}, fd);
+            checkValid(r);
+            const QJsonObject declared = r.result.value("chart_columns").toObject();
+            QCOMPARE(declared.value("file").toString(), QStringLiteral("chart-columns"));
+            QCOMPARE(declared.value("size").toInteger(), 5 * 2 * 100 * 8);
+            QCOMPARE(r.columns().bytes().size(), 5 * 2 * 100 * 8);
+            QVERIFY2(r.resultJson.size() < 2000, r.resultJson.constData()); // no number lists
+            const QJsonArray elements = r.charts()[0].toObject()["spec"].toObject()["elements"].toArray();
+            QCOMPARE(elements[2].toObject()["x"].toObject()["dtype"].toString(), QStringLiteral("int64"));
+            QVERIFY(elements[5].toObject().contains("points"));
+            const ChartSpec c = interactiveChart(r);
+            QCOMPARE(c.series().size(), 6);
+            for (int k = 0; k < 5; ++k) {
+                const ChartSeries& s = c.series()[k];
+                QCOMPARE(s.xs.size(), size_t(100));
+                QCOMPARE(s.xs[99], 99.0);
+                QCOMPARE(s.ys[1], std::sin(1.0));
+                QVERIFY2(std::isnan(s.ys[5]) && std::isnan(s.ys[6]), qPrintable(s.label)); // NaN, inf and None: gaps
+            }
+            QCOMPARE(c.series()[5].ys, (std::vector<double>{1, 2}));
+        }
+
+        // Datetime x from pandas as int64 epoch ms; category x stays points.
+        const Run dates = py(QStringLiteral(
+            "import pandas as pd\nidx = pd.date_range('2024-01-01', periods=100, freq='h')\n"
+            "chart = {'type': 'scatter', 'x_scale': 'datetime', 'elements': [{'label': 'd', 'x': idx, 'y': list(range(100))}]}\n"));
+        const ChartSpec d = interactiveChart(dates);
+        QVERIFY(d.datetimeX());
+        QCOMPARE(d.series()[0].xs[1], 1704067200000.0 + 3600000);
+        QCOMPARE(d.series()[0].ys[99], 99.0);
+        const Run categories = py(QStringLiteral(
+            "chart = {'type': 'line', 'elements': [{'label': 'c', 'x': ['k%d' % i for i in range(100)], 'y': list(range(100))}]}\n"));
+        const ChartSpec k = interactiveChart(categories);
+        QVERIFY(k.categoryX());
+        QCOMPARE(k.xCategories().size(), 100);
+        QVERIFY(!categories.result.contains("chart_columns"));
+
+        // x and y of different lengths: a clear chart_error, the run goes on.
+        const Run bad = py(QStringLiteral("chart = {'type': 'line', 'elements': [{'x': [1, 2, 3], 'y': [1, 2]}]}\nprint('ok')\n"));
+        QCOMPARE(bad.out, QByteArray("ok\n"));
+        QVERIFY2(bad.result.value("chart_error").toString().contains("x has 3 values and y has 2"), bad.resultJson.constData());
+    }
+
     void unserializableChart()
     {
         const Run r = py(QStringLiteral("chart = {'type': 'line', 'elements': [{'label': 'a', 'points': [[1, object()]]}]}\nprint('still shown')\n"));

@@ -3,7 +3,12 @@
 
 #include "core/notebook/RunHistory.h"
 
+#include "core/charts/ChartSpec.h"
+#include "core/storage/Database.h"
+
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QSqlQuery>
 #include <QtTest>
 
 using namespace sandpad;
@@ -51,7 +56,7 @@ private slots:
         c1.png = png;
         RunChart c2;
         c2.kind = RunChart::Kind::Interactive;
-        c2.spec = QJsonDocument::fromJson(R"({"type":"line","title":"t","elements":[{"label":"a","points":[[1,2]]}]})").object();
+        QVERIFY(c2.setSpec(QJsonDocument::fromJson(R"({"type":"line","title":"t","elements":[{"label":"a","points":[[1,2]]}]})").object()));
         RunChart c3 = c1;
         c3.png = QByteArray("second");
         r.charts = {c1, c2, c3};
@@ -83,10 +88,56 @@ private slots:
         QCOMPARE(got->charts[0].kind, RunChart::Kind::Png);
         QCOMPARE(got->charts[0].png, png);
         QCOMPARE(got->charts[1].kind, RunChart::Kind::Interactive);
-        QCOMPARE(got->charts[1].spec, c2.spec);
+        QCOMPARE(got->charts[1].specJson(), c2.specJson());
         QVERIFY(got->charts[1].png.isEmpty());
         QCOMPARE(got->charts[2].png, QByteArray("second"));
         QVERIFY(!history.find(QStringLiteral("nope")));
+    }
+
+    // A chart's numbers are stored as binary columns beside its dictionary (migration 8), not
+    // as JSON number lists; rows written before keep their point lists and still load.
+    void chartsAreStoredAsColumns()
+    {
+        RunHistory history(m_data.db());
+        ExecutionResult r = makeRun(QStringLiteral("run-c"), 1'700'000'000'000);
+        QJsonArray points;
+        for (int i = 0; i < 1000; ++i)
+            points.append(QJsonArray{i, i % 3 == 0 ? QJsonValue() : QJsonValue(i * 0.25)});
+        RunChart line;
+        line.kind = RunChart::Kind::Interactive;
+        QVERIFY(line.setSpec(QJsonObject{{"type", "line"}, {"title", "cols"}, {"x_scale", "datetime"},
+                                         {"elements", QJsonArray{QJsonObject{{"label", "a"}, {"points", points}}}}}));
+        RunChart categories;
+        categories.kind = RunChart::Kind::Png;
+        categories.png = QByteArray("png");
+        QVERIFY(categories.setSpec(QJsonObject{{"type", "scatter"}, {"elements", QJsonArray{QJsonObject{{"points", QJsonArray{QJsonArray{"mon", 1}}}}}}}));
+        r.charts = {line, categories};
+        QVERIFY2(history.save(r), qPrintable(history.lastError()));
+
+        QSqlQuery q(m_data.db().connection());
+        QVERIFY(q.exec(QStringLiteral("SELECT spec, columns FROM run_charts WHERE run_id = 'run-c' ORDER BY position")));
+        QVERIFY(q.next());
+        QVERIFY(q.value(0).toString().size() < 400); // references, not 1,000 points
+        QVERIFY(q.value(0).toString().contains(QStringLiteral("\"offset\"")));
+        QCOMPARE(q.value(1).toByteArray().size(), 2 * 1000 * 8);
+        QVERIFY(q.next());
+        QVERIFY(q.value(1).isNull()); // category x: points, no columns
+
+        const auto got = history.find(QStringLiteral("run-c"));
+        QVERIFY(got);
+        QCOMPARE(got->charts.size(), 2);
+        QCOMPARE(got->charts[0].specJson(), line.specJson());
+        QCOMPARE(got->charts[1].specJson(), categories.specJson());
+        QCOMPARE(got->charts[1].png, QByteArray("png"));
+
+        // A row as migration 7 wrote it: the dictionary with its points, no columns.
+        QVERIFY(q.exec(QStringLiteral("UPDATE run_charts SET spec = '{\"type\":\"line\",\"title\":\"old\",\"elements\":"
+                                      "[{\"label\":\"a\",\"points\":[[1,2],[3,4]]}]}', columns = NULL "
+                                      "WHERE run_id = 'run-c' AND position = 0")));
+        const auto old = history.find(QStringLiteral("run-c"));
+        QVERIFY(old && old->charts.size() == 2 && old->charts[0].spec);
+        QCOMPARE(old->charts[0].spec->title(), QStringLiteral("old"));
+        QCOMPARE(old->charts[0].spec->series()[0].ys, (std::vector<double>{2, 4}));
     }
 
     // Artifacts round-trip (store, reload, the same); previews carry contents up to 1 MiB only.

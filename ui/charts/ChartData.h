@@ -5,8 +5,12 @@
 #include <QString>
 #include <QStringList>
 #include <QVector>
+#include <memory>
+#include <vector>
 
 namespace sandpad {
+
+class ChartSpec;
 
 // A chart dictionary turned into plain numbers, ready for drawing. Produced by ChartSpecAdapter.
 struct ChartData {
@@ -20,6 +24,16 @@ struct ChartData {
         QString label;
         QVector<double> keys;    // seconds since epoch (DateTime), category index (Category), or x
         QVector<double> values;
+        // Line and scatter from a run's chart: its points as the validated chart holds them,
+        // shared instead of copied (keys and values stay empty); a key is x * keyScale. `owner`
+        // keeps them alive.
+        std::shared_ptr<const ChartSpec> owner;
+        const std::vector<double>* xs = nullptr;
+        const std::vector<double>* ys = nullptr;
+        double keyScale = 1;
+        qsizetype size() const { return xs ? qsizetype(xs->size()) : keys.size(); }
+        double key(qsizetype i) const { return xs ? (*xs)[size_t(i)] * keyScale : keys[i]; }
+        double value(qsizetype i) const { return ys ? (*ys)[size_t(i)] : values[i]; }
         bool sorted = true;      // keys ascending: drawable as a QCPGraph as they are
         QColor color;            // invalid: the palette's
         Mode mode = Mode::Default;

@@ -102,7 +102,7 @@ QIcon ChartPane::thumbnailFor(int index, QString* title)
             m_thumbnailRenderer->hide();
         }
         m_thumbnailRenderer->setPalette(palette());
-        const QString t = chart.spec.value(QLatin1String("title")).toString();
+        const QString t = chart.title();
         *title = t.isEmpty() ? tr("Chart %1").arg(index + 1) : t;
         if (const std::optional<ChartData>& data = m_data.at(index); data && m_thumbnailRenderer->showChart(*data)) {
             // Drawn at twice the thumbnail size and scaled: axis text stays legible enough.
@@ -124,10 +124,8 @@ void ChartPane::setCharts(const QList<RunChart>& charts)
     m_charts = charts;
     m_data.clear();
     for (const RunChart& chart : charts) {
-        QString error;
-        // A figure's extracted chart was validated when the run was collected; one that no longer
-        // parses (an older history row) leaves the figure a picture.
-        m_data.append(chart.hasInteractive() ? ChartSpecAdapter::parse(chart.spec, &error) : std::nullopt);
+        // Validated when the run was collected (or read back): drawn from its own columns.
+        m_data.append(chart.spec ? std::optional<ChartData>(ChartSpecAdapter::fromSpec(chart.spec)) : std::nullopt);
     }
     m_picture = QList<bool>(charts.size(), false);
     m_current = -1;
@@ -209,7 +207,7 @@ void ChartPane::showCurrent()
         if (const std::optional<ChartData>& data = m_data.at(index))
             m_viewer->showChart(*data);
         else
-            m_viewer->showSpec(chart.spec); // shows why it does not fit the schema
+            m_viewer->showError(tr("This chart could not be read back: it does not fit the chart schema."));
         m_stack->setCurrentWidget(m_viewer);
     }
 }

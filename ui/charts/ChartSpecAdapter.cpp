@@ -1,6 +1,7 @@
 #include "ui/charts/ChartSpecAdapter.h"
 
 #include "core/charts/ChartSpec.h"
+#include "ui/charts/SymlogScale.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,16 +23,25 @@ std::optional<ChartData> ChartSpecAdapter::parse(const QJsonObject& spec, QStrin
 
 namespace {
 
+// The drawn value of a number on an axis: itself, or its symlog transform (SymlogScale).
+struct AxisTransform {
+    bool symlog = false;
+    SymlogScale scale;
+    explicit AxisTransform(const ChartAxis& a) : symlog(a.scale == ChartScale::Symlog), scale{a.linthresh} {}
+    double operator()(double v) const { return symlog ? scale.forward(v) : v; }
+};
+
 ChartData::Axis axisFrom(const ChartAxis& a, double keyScale)
 {
+    const AxisTransform t(a);
     ChartData::Axis out;
     out.scale = a.scale == ChartScale::Log ? ChartData::Scale::Log
                                            : (a.scale == ChartScale::Symlog ? ChartData::Scale::Symlog : ChartData::Scale::Linear);
     out.linthresh = a.linthresh;
     if (a.limits) {
         out.hasLimits = true;
-        out.lower = a.limits->first * keyScale;
-        out.upper = a.limits->second * keyScale;
+        out.lower = t(a.limits->first * keyScale);
+        out.upper = t(a.limits->second * keyScale);
     }
     // Labels that are all plain numbers are what the viewer's own ticks show (and keep showing
     // while zooming); custom ones ("low", "high", "1k") are kept at their positions.
@@ -42,8 +52,8 @@ ChartData::Axis axisFrom(const ChartAxis& a, double keyScale)
         custom = custom || (!number && !label.isEmpty());
     }
     if (custom && a.ticks.size() == size_t(a.tickLabels.size())) {
-        for (double t : a.ticks)
-            out.ticks.append(t * keyScale);
+        for (double tick : a.ticks)
+            out.ticks.append(t(tick * keyScale));
         out.tickLabels = a.tickLabels;
     }
     return out;
@@ -54,15 +64,23 @@ QColor colorFrom(const QString& name)
     return name.isEmpty() ? QColor() : QColor(name);
 }
 
-void errorsFrom(const ChartErrors& e, ChartData::Series& out)
+// Error bars as drawn: on a symlog axis, the transformed distances from the value to its ends.
+void errorsFrom(const ChartErrors& e, const std::vector<double>& values, const AxisTransform& t, ChartData::Series& out)
 {
     out.errorMinus = QVector<double>(e.minus.cbegin(), e.minus.cend());
     out.errorPlus = QVector<double>(e.plus.cbegin(), e.plus.cend());
+    if (!t.symlog)
+        return;
+    for (qsizetype i = 0; i < out.errorMinus.size() && size_t(i) < values.size(); ++i) {
+        const double v = values[size_t(i)];
+        out.errorMinus[i] = t(v) - t(v - out.errorMinus[i]);
+        out.errorPlus[i] = t(v + out.errorPlus[i]) - t(v);
+    }
 }
 
 } // namespace
 
-ChartData ChartSpecAdapter::fromSpec(const ChartSpec& spec)
+ChartData ChartSpecAdapter::fromSpec(const ChartSpec& spec, const std::shared_ptr<const ChartSpec>& owner)
 {
     ChartData chart;
     chart.title = spec.title();
@@ -78,7 +96,7 @@ ChartData ChartSpecAdapter::fromSpec(const ChartSpec& spec)
         chart.rows = spec.rows();
         chart.columns = spec.columns();
         for (qsizetype i = 0; i < spec.children().size(); ++i) {
-            chart.children.append(fromSpec(spec.children()[i]));
+            chart.children.append(fromSpec(spec.children()[i], owner));
             const ChartCell& c = spec.cells()[i];
             chart.cells.append(ChartData::Cell{c.row, c.column, c.rowSpan, c.columnSpan});
         }
@@ -97,14 +115,25 @@ ChartData ChartSpecAdapter::fromSpec(const ChartSpec& spec)
             ChartData::Series out;
             ++n;
             out.label = s.label.isEmpty() ? QStringLiteral("Series %1").arg(n) : s.label;
-            out.keys.resize(qsizetype(s.xs.size()));
-            std::transform(s.xs.cbegin(), s.xs.cend(), out.keys.begin(), [xScale](double x) { return x * xScale; });
-            out.values = QVector<double>(s.ys.cbegin(), s.ys.cend());
-            out.sorted = std::is_sorted(out.keys.cbegin(), out.keys.cend());
+            const AxisTransform tx(spec.xAxis()), ty(s.rightAxis ? spec.y2Axis() : spec.yAxis());
+            const bool symlogX = tx.symlog && !spec.datetimeX() && !spec.categoryX();
+            if (owner && !symlogX && !ty.symlog) { // drawn straight from the chart's own columns: no copy here
+                out.owner = owner;
+                out.xs = &s.xs;
+                out.ys = &s.ys;
+                out.keyScale = xScale;
+            } else { // a copy, transformed for a symlog axis
+                out.keys.resize(qsizetype(s.xs.size()));
+                std::transform(s.xs.cbegin(), s.xs.cend(), out.keys.begin(),
+                               [&](double x) { return symlogX ? tx(x) : x * xScale; });
+                out.values.resize(qsizetype(s.ys.size()));
+                std::transform(s.ys.cbegin(), s.ys.cend(), out.values.begin(), ty);
+            }
+            out.sorted = std::is_sorted(s.xs.cbegin(), s.xs.cend());
             out.color = colorFrom(s.color);
             out.mode = ChartData::Mode(int(s.mode));
             out.rightAxis = s.rightAxis;
-            errorsFrom(s.errorY, out);
+            errorsFrom(s.errorY, s.ys, ty, out);
             chart.series.append(std::move(out));
         }
         break;
@@ -124,15 +153,18 @@ ChartData ChartSpecAdapter::fromSpec(const ChartSpec& spec)
                 out.label = valueLabel.isEmpty() ? QStringLiteral("value") : valueLabel;
             }
             out.color = colorFrom(bars.colors.value(g));
+            // The value axis: y, or x for horizontal bars. (Stacked bars stack drawn values.)
+            const AxisTransform t(bars.horizontal ? spec.xAxis() : spec.yAxis());
             const std::vector<double>& values = bars.values.at(size_t(g));
             for (size_t c = 0; c < values.size(); ++c) {
                 if (std::isnan(values[c]))
                     continue; // this group has no bar in that category
                 out.keys.append(double(c));
-                out.values.append(values[c]);
+                out.values.append(t(values[c]));
                 if (!bars.errors.empty()) {
-                    out.errorMinus.append(bars.errors[size_t(g)].minus[c]);
-                    out.errorPlus.append(bars.errors[size_t(g)].plus[c]);
+                    const double m = bars.errors[size_t(g)].minus[c], p = bars.errors[size_t(g)].plus[c];
+                    out.errorMinus.append(t.symlog ? t(values[c]) - t(values[c] - m) : m);
+                    out.errorPlus.append(t.symlog ? t(values[c] + p) - t(values[c]) : p);
                 }
             }
             chart.series.append(std::move(out));
@@ -158,11 +190,13 @@ ChartData ChartSpecAdapter::fromSpec(const ChartSpec& spec)
         chart.type = ChartData::Type::Box;
         chart.xAxis = ChartData::XAxis::Category;
         int n = 0;
+        const AxisTransform t(spec.yAxis());
         for (const ChartBox& b : spec.boxes()) {
             chart.categories.append(b.label.isEmpty() ? QStringLiteral("Box %1").arg(n + 1) : b.label);
             ++n;
-            chart.boxes.append(ChartData::Box{b.min, b.firstQuartile, b.median, b.thirdQuartile, b.max,
-                                              QVector<double>(b.outliers.cbegin(), b.outliers.cend())});
+            QVector<double> outliers(qsizetype(b.outliers.size()));
+            std::transform(b.outliers.cbegin(), b.outliers.cend(), outliers.begin(), t);
+            chart.boxes.append(ChartData::Box{t(b.min), t(b.firstQuartile), t(b.median), t(b.thirdQuartile), t(b.max), outliers});
         }
         break;
     }

@@ -4,6 +4,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <memory>
 #include <optional>
 
 namespace sandpad {
@@ -16,7 +17,9 @@ class ChartSpecAdapter {
 public:
     // Returns the chart, or nullopt with *error set to ChartSpec's message naming the field.
     static std::optional<ChartData> parse(const QJsonObject& spec, QString* error);
-    static ChartData fromSpec(const ChartSpec& spec);
+    // With an owner (the same chart, shared), line and scatter points are shared, not copied.
+    static ChartData fromSpec(const ChartSpec& spec, const std::shared_ptr<const ChartSpec>& owner = {});
+    static ChartData fromSpec(const std::shared_ptr<const ChartSpec>& spec) { return fromSpec(*spec, spec); }
 };
 
 } // namespace sandpad

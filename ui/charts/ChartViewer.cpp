@@ -3,6 +3,7 @@
 #include "ui/charts/ChartColors.h"
 #include "ui/charts/ChartExportDialog.h"
 #include "ui/charts/ChartSpecAdapter.h"
+#include "ui/charts/SymlogScale.h"
 
 #include <qcustomplot.h>
 
@@ -222,7 +223,10 @@ void applyScale(QCPAxis* axis, const ChartData::Axis& a)
         axis->setScaleType(QCPAxis::stLogarithmic);
         axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     }
-    // symlog: QCustomPlot has no such scale; the values are drawn on a linear axis.
+    // symlog: QCustomPlot has no such scale; the adapter drew the values transformed on a
+    // linear axis (SymlogScale), labelled here with the real values.
+    if (a.scale == ChartData::Scale::Symlog)
+        axis->setTicker(QSharedPointer<SymlogTicker>::create(a.linthresh));
     if (!a.tickLabels.isEmpty()) {
         auto ticker = QSharedPointer<QCPAxisTickerText>::create();
         for (qsizetype i = 0; i < a.ticks.size(); ++i)
@@ -257,7 +261,7 @@ bool ChartViewer::showChart(const ChartData& chart)
         ticker->setTimeZone(QTimeZone::utc());
         double lo = INFINITY, hi = -INFINITY;
         for (const auto& s : chart.series)
-            for (double k : s.keys) { lo = std::min(lo, k); hi = std::max(hi, k); }
+            for (qsizetype i = 0; i < s.size(); ++i) { lo = std::min(lo, s.key(i)); hi = std::max(hi, s.key(i)); }
         const double span = hi > lo ? hi - lo : 0;
         if (span > 3 * 365 * 86400.0)
             ticker->setDateTimeFormat(QStringLiteral("yyyy-MM"));
@@ -364,34 +368,42 @@ bool ChartViewer::showChart(const ChartData& chart)
         } else if (chart.type == ChartData::Type::Line && !s.sorted) {
             // x goes back and forth (a parametric curve): keep the drawing order.
             auto* curve = new QCPCurve(p->xAxis, p->yAxis);
-            curve->setData(s.keys, s.values);
+            QVector<QCPCurveData> data(s.size());
+            for (qsizetype k = 0; k < data.size(); ++k)
+                data[k] = QCPCurveData(double(k), s.key(k), s.value(k));
+            curve->data()->set(data, true); // shared by the container: built once, in place
             curve->setPen(QPen(color, 1.5));
-            if (s.keys.size() <= kSymbolLimit)
+            if (s.size() <= kSymbolLimit)
                 curve->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
             plottable = curve;
         } else {
             auto* graph = p->addGraph(p->xAxis, valueAxis);
-            graph->setData(s.keys, s.values, s.sorted);
+            // The graph's data built once from the chart's columns, in place (the container
+            // shares the vector): no intermediate copy of a million points.
+            QVector<QCPGraphData> data(s.size());
+            for (qsizetype k = 0; k < data.size(); ++k)
+                data[k] = QCPGraphData(s.key(k), s.value(k));
+            graph->data()->set(data, s.sorted);
             graph->setAdaptiveSampling(true);
             if (s.mode == ChartData::Mode::Markers) {
                 graph->setLineStyle(QCPGraph::lsNone);
                 graph->setPen(QPen(color));
-                graph->setScatterStyle(s.keys.size() > kDotScatterLimit ? QCPScatterStyle(QCPScatterStyle::ssDot)
+                graph->setScatterStyle(s.size() > kDotScatterLimit ? QCPScatterStyle(QCPScatterStyle::ssDot)
                                                                         : QCPScatterStyle(QCPScatterStyle::ssDisc, color, color, 6));
             } else if (s.mode == ChartData::Mode::Lines) {
-                graph->setPen(QPen(color, s.keys.size() > kSymbolLimit ? 1.0 : 1.5));
+                graph->setPen(QPen(color, s.size() > kSymbolLimit ? 1.0 : 1.5));
             } else if (s.mode == ChartData::Mode::LinesAndMarkers) {
                 graph->setPen(QPen(color, 1.5));
-                if (s.keys.size() <= kDotScatterLimit)
+                if (s.size() <= kDotScatterLimit)
                     graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
             } else if (chart.type == ChartData::Type::Line) {
-                graph->setPen(QPen(color, s.keys.size() > kSymbolLimit ? 1.0 : 1.5));
-                if (s.keys.size() <= kSymbolLimit)
+                graph->setPen(QPen(color, s.size() > kSymbolLimit ? 1.0 : 1.5));
+                if (s.size() <= kSymbolLimit)
                     graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
             } else {
                 graph->setLineStyle(QCPGraph::lsNone);
                 graph->setPen(QPen(color));
-                if (s.keys.size() > kDotScatterLimit)
+                if (s.size() > kDotScatterLimit)
                     graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDot));
                 else
                     graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, color, 6));
@@ -400,7 +412,7 @@ bool ChartViewer::showChart(const ChartData& chart)
         }
         plottable->setName(s.label);
         m_series.append(plottable);
-        if (!s.errorMinus.isEmpty() && s.errorMinus.size() == s.keys.size()) {
+        if (!s.errorMinus.isEmpty() && s.errorMinus.size() == s.size()) {
             auto* errors = new QCPErrorBars(plottable->keyAxis(), plottable->valueAxis());
             errors->removeFromLegend();
             errors->setDataPlottable(plottable);
@@ -422,6 +434,8 @@ bool ChartViewer::showChart(const ChartData& chart)
     for (auto& s : m_chart.series) {
         s.keys = {};
         s.values = {};
+        s.owner.reset();
+        s.xs = s.ys = nullptr;
     }
 
     p->legend->setVisible(chart.type == ChartData::Type::Pie
@@ -586,18 +600,25 @@ QString ChartViewer::pointDescription(QCPAbstractPlottable* plottable, int dataI
             .arg(plottable->name().toHtmlEscaped(), formatNumber(v),
                  QString::number(total > 0 ? 100.0 * v / total : 0, 'f', 1));
     }
+    // The real values of a symlog axis (drawn transformed: SymlogScale).
+    const auto real = [this](const QCPAxis* axis, double v) {
+        const ChartData::Axis& a = axis == m_plot->yAxis2 ? m_chart.y2 : axis == m_plot->xAxis ? m_chart.x : m_chart.y;
+        const bool numeric = axis != m_plot->xAxis || m_chart.xAxis == ChartData::XAxis::Numeric || m_chart.horizontal;
+        return a.scale == ChartData::Scale::Symlog && numeric ? SymlogScale{a.linthresh}.inverse(v) : v;
+    };
     if (auto* box = qobject_cast<QCPStatisticalBox*>(plottable)) {
         const QCPStatisticalBoxData& b = *(box->data()->at(dataIndex));
+        const QCPAxis* y = box->valueAxis();
         return QStringLiteral("<b>%1</b><br>max %2<br>Q3 %3<br>median %4<br>Q1 %5<br>min %6")
-            .arg(formatKey(b.key).toHtmlEscaped(), formatNumber(b.maximum), formatNumber(b.upperQuartile),
-                 formatNumber(b.median), formatNumber(b.lowerQuartile), formatNumber(b.minimum));
+            .arg(formatKey(b.key).toHtmlEscaped(), formatNumber(real(y, b.maximum)), formatNumber(real(y, b.upperQuartile)),
+                 formatNumber(real(y, b.median)), formatNumber(real(y, b.lowerQuartile)), formatNumber(real(y, b.minimum)));
     }
     const QString xName = m_chart.xLabel.isEmpty() ? QStringLiteral("x") : m_chart.xLabel;
     const QString yName = m_chart.yLabel.isEmpty() ? QStringLiteral("y") : m_chart.yLabel;
     return QStringLiteral("<b>%1</b><br>%2: %3<br>%4: %5")
         .arg(plottable->name().toHtmlEscaped(), xName.toHtmlEscaped(),
-             formatKey(data->dataMainKey(dataIndex)).toHtmlEscaped(), yName.toHtmlEscaped(),
-             formatNumber(data->dataMainValue(dataIndex)));
+             formatKey(real(plottable->keyAxis(), data->dataMainKey(dataIndex))).toHtmlEscaped(), yName.toHtmlEscaped(),
+             formatNumber(real(plottable->valueAxis(), data->dataMainValue(dataIndex))));
 }
 
 QString ChartViewer::toolTipAt(const QPointF& pos) const

@@ -33,6 +33,8 @@ public:
     bool showSpec(const QJsonObject& spec);
     bool showChart(const ChartData& chart);
     void clear();
+    // Shows a message where the chart would be (errorText() then returns it).
+    void showError(const QString& message);
 
     QString errorText() const { return m_errorText; }
     bool hasChart() const { return m_hasChart; }
@@ -77,7 +79,6 @@ private:
     void onPlotMouseMove(QMouseEvent* event);
     void updateToolTip();
     void applyPalette();
-    void showError(const QString& message);
     QString formatKey(double key) const;
     void showComposite(const ChartData& chart);
     void layoutComposite();

@@ -15,9 +15,9 @@ namespace {
 constexpr qsizetype kSketchLimitValues = 100'000;
 constexpr qsizetype kMaxTitleChars = 200; // a title is the program's text: a tooltip of megabytes freezes
 
-QString shortTitle(const QJsonObject& spec, const QString& fallback)
+QString shortTitle(const RunChart& chart, const QString& fallback)
 {
-    QString title = spec.value(QStringLiteral("title")).toString(fallback);
+    QString title = chart.spec ? chart.spec->title() : fallback;
     if (title.size() > kMaxTitleChars)
         title = title.left(kMaxTitleChars - 1) + QChar(0x2026);
     return title;
@@ -31,9 +31,9 @@ ChartThumbnail::ChartThumbnail(const RunChart& chart, int index, QWidget* parent
     setIcon(QIcon(render(chart, size, palette())));
     setIconSize(size);
     setAutoRaise(true);
-    const QString title = shortTitle(chart.spec, QString());
+    const QString title = shortTitle(chart, QString());
     setToolTip((title.isEmpty() ? tr("Chart %1").arg(index + 1) : title)
-               + (chart.kind == RunChart::Kind::Png && !chart.spec.isEmpty() ? tr(" (interactive chart; its picture too)") : QString()));
+               + (chart.kind == RunChart::Kind::Png && chart.spec ? tr(" (interactive chart; its picture too)") : QString()));
     setAccessibleName(tr("Chart %1: %2").arg(index + 1).arg(title.isEmpty() ? tr("image") : title));
 }
 
@@ -57,7 +57,7 @@ QPixmap ChartThumbnail::render(const RunChart& chart, const QSize& size, const Q
             const QImage scaled = image.scaled(size, Qt::KeepAspectRatio, Qt::SmoothTransformation);
             p.drawImage((size.width() - scaled.width()) / 2, (size.height() - scaled.height()) / 2, scaled);
         }
-        if (!chart.spec.isEmpty()) { // a figure with an extracted chart opens interactive: say so
+        if (chart.spec) { // a figure with an extracted chart opens interactive: say so
             QFont f = p.font();
             f.setPointSizeF(std::max(6.5, f.pointSizeF() - 2));
             p.setFont(f);
@@ -69,24 +69,21 @@ QPixmap ChartThumbnail::render(const RunChart& chart, const QSize& size, const Q
             p.drawText(box, Qt::AlignCenter, badge);
         }
     } else {
-        const QJsonObject& spec = chart.spec; // shared with the run: not parsed again
-        const QString type = spec.value(QStringLiteral("type")).toString();
+        const ChartSpec* spec = chart.spec.get(); // shared with the run: not parsed again
+        const QString type = spec ? spec->typeName() : QString();
         const QRectF area(10, 8, size.width() - 20, size.height() - 30);
         p.setPen(QPen(palette.color(QPalette::PlaceholderText), 1));
         p.drawLine(area.bottomLeft(), area.bottomRight());
         p.drawLine(area.bottomLeft(), area.topLeft());
         // The chart's own data, drawn small. A very large chart is left to the viewer, as is one
         // that does not fit the schema.
-        if (!spec.isEmpty() && ChartSpec::valueCount(spec) <= kSketchLimitValues) {
-            const ChartParseResult parsed = ChartSpec::parse(spec);
-            if (parsed.ok())
-                ChartSketch::draw(p, *parsed.spec, area.adjusted(3, 3, -3, -3), palette);
-        }
+        if (spec && spec->valueTotal() <= kSketchLimitValues)
+            ChartSketch::draw(p, *spec, area.adjusted(3, 3, -3, -3), palette);
         p.setPen(palette.color(QPalette::Text));
         QFont f = p.font();
         f.setPointSizeF(std::max(7.0, f.pointSizeF() - 1));
         p.setFont(f);
-        const QString title = shortTitle(spec, type);
+        const QString title = shortTitle(chart, type);
         p.drawText(QRectF(4, size.height() - 20, size.width() - 8, 18), Qt::AlignCenter,
                    p.fontMetrics().elidedText(title, Qt::ElideRight, size.width() - 8));
     }

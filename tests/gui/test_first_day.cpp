@@ -198,9 +198,9 @@ private slots:
         RunChart extracted;
         extracted.kind = RunChart::Kind::Png;
         extracted.png = png;
-        extracted.spec = QJsonObject{{QStringLiteral("type"), QStringLiteral("line")}, {QStringLiteral("title"), QStringLiteral("f")},
+        QVERIFY(extracted.setSpec(QJsonObject{{QStringLiteral("type"), QStringLiteral("line")}, {QStringLiteral("title"), QStringLiteral("f")},
                                      {QStringLiteral("elements"), QJsonArray{QJsonObject{{QStringLiteral("label"), QStringLiteral("a")},
-                                          {QStringLiteral("points"), QJsonArray{QJsonArray{0, 1}, QJsonArray{1, 2}}}}}}};
+                                          {QStringLiteral("points"), QJsonArray{QJsonArray{0, 1}, QJsonArray{1, 2}}}}}}}));
         RunChart dictionary;
         dictionary.kind = RunChart::Kind::Interactive;
         dictionary.spec = extracted.spec;

@@ -276,10 +276,27 @@ NotebookSession::NotebookSession(Executor* executor, QObject* parent)
     m_idle.setSingleShot(true);
     m_idle.setInterval(m_idleSeconds * 1000);
     connect(&m_idle, &QTimer::timeout, this, &NotebookSession::endIdle);
+    m_interruptResend.setSingleShot(true);
+    m_interruptResend.setInterval(kJavaScriptResendMs);
+    connect(&m_interruptResend, &QTimer::timeout, this, [this] {
+        // Never wait for the lock here: its holder may be this very thread, in the nested event
+        // loop of a remote sandbox's HTTP call. Held: try again shortly.
+        std::unique_lock lock(m_state->mutex, std::try_to_lock);
+        if (!lock.owns_lock()) {
+            m_interruptResend.start(50);
+            return;
+        }
+        if (m_state->lease == m_resendLease && m_state->current && m_state->interrupts == 1 && !m_state->releasing)
+            m_state->current->interrupt();
+    });
 }
 
 NotebookSession::~NotebookSession()
 {
+    // Ending a remote sandbox waits for HTTP in a nested event loop: no timer of ours may fire
+    // there and take the state's lock this thread already holds.
+    m_interruptResend.stop();
+    m_idle.stop();
     {
         std::lock_guard lock(m_state->mutex);
         m_state->closed = true;
@@ -352,11 +369,8 @@ void NotebookSession::interrupt()
             // node loses a SIGINT that lands just as the evaluation's synchronous part ends (vm's
             // SIGINT watchdog is going, the session's handler not back yet): once more shortly
             // after, for this execution only. A JavaScript session ignores one it does not need.
-            QTimer::singleShot(kJavaScriptResendMs, this, [state = m_state, lease = m_state->lease] {
-                std::lock_guard lock(state->mutex);
-                if (state->lease == lease && state->current && state->interrupts == 1 && !state->releasing)
-                    state->current->interrupt();
-            });
+            m_resendLease = m_state->lease;
+            QMetaObject::invokeMethod(this, [this] { m_interruptResend.start(kJavaScriptResendMs); }); // any thread
         }
     } else {
         m_state->interrupts = 2;

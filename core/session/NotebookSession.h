@@ -80,6 +80,8 @@ private:
     Executor* m_executor;
     std::shared_ptr<NotebookSessionState> m_state;
     QTimer m_idle;
+    QTimer m_interruptResend; // a JavaScript interrupt once more (interrupt()); stopped before the end
+    const void* m_resendLease = nullptr;
     int m_idleSeconds = kDefaultIdleSeconds;
     int m_running = 0;
     quint64 m_fetches = 0;

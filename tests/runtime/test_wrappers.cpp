@@ -539,7 +539,8 @@ with zipfile.ZipFile(f"{sys.argv[1]}/{name}-{ver}-py3-none-any.whl", "w") as z:
                           QStringLiteral("Untitled 1"), {}, true);
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out, QByteArray("{\"name\": \"result.json\", \"size\": 2}\n"));
-        QCOMPARE(r.frames.keys(), (QStringList{"chart-1.png", "done", "result.json", "started"}));
+        // variables.json: a fresh run's variable snapshot (the Variables dock).
+        QCOMPARE(r.frames.keys(), (QStringList{"chart-1.png", "done", "result.json", "started", "variables.json"}));
         QCOMPARE(r.frames.value("started"), QByteArray()); // sent first, before the user's code
         QCOMPARE(r.frames.value("done"), QByteArray("0")); // the last word: the exit status
         QVERIFY(r.frames.value("chart-1.png").startsWith("\x89PNG"));

@@ -57,7 +57,10 @@ RunNotebook::RunNotebook(QWidget* parent)
     m_mode = new QLabel(this);
     m_mode->setObjectName(QStringLiteral("notebookMode"));
     m_mode->setAccessibleName(tr("Run mode of this tab"));
-    bar->addWidget(m_mode);
+    // Gives way on a narrow window (its text is also the tooltip) rather than widen the window.
+    m_mode->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_mode->setMinimumWidth(40);
+    bar->addWidget(m_mode, 0);
     bar->addSpacing(8);
     bar->addWidget(m_find, 1);
     bar->addWidget(m_findStatus);
@@ -255,6 +258,7 @@ QString RunNotebook::findStatusText() const { return m_findStatus->text(); }
 void RunNotebook::setModeText(const QString& text)
 {
     m_mode->setText(text.isEmpty() ? QString() : QStringLiteral("· %1").arg(text));
+    m_mode->setToolTip(text);
 }
 
 QString RunNotebook::modeText() const

@@ -27,6 +27,7 @@
 #include <QDialogButtonBox>
 #include <QImage>
 #include <QJsonArray>
+#include <QLabel>
 #include <QJsonObject>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -313,6 +314,26 @@ private slots:
         r.result = QStringLiteral("42");
         RunEntry* other = notebook.addFinished(new Run(r));
         QVERIFY(!resultView(other)->isHidden());
+    }
+
+    // A narrow notebook (the Variables dock open beside it): the run's header wraps instead of
+    // cutting its cost and time off, and the header's mode label keeps its text when it fits.
+    void aNarrowNotebookCutsNothing()
+    {
+        RunNotebook notebook;
+        notebook.setModeText(QStringLiteral("Session: 12 execution(s)"));
+        ExecutionResult r = runResult(QStringLiteral("narrow"), QStringLiteral("a rather long tab title.py"),
+                                      QStringLiteral("success"));
+        RunEntry* entry = notebook.addFinished(new Run(r));
+        notebook.resize(520, 400);
+        notebook.show();
+        QCoreApplication::processEvents();
+        QVERIFY2(entry->minimumSizeHint().width() <= 420, qPrintable(QString::number(entry->minimumSizeHint().width())));
+        QVERIFY2(entry->width() <= 520, qPrintable(QString::number(entry->width())));
+        auto* mode = notebook.findChild<QLabel*>(QStringLiteral("notebookMode"));
+        QVERIFY(mode);
+        QVERIFY2(mode->width() >= mode->sizeHint().width(),
+                 qPrintable(QStringLiteral("%1 < %2").arg(mode->width()).arg(mode->sizeHint().width())));
     }
 
     void theChartPaneWaitsForTheFirstChart()

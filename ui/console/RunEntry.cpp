@@ -100,6 +100,8 @@ RunEntry::RunEntry(int number, Run* run, std::optional<RunPreviewCuts> preview, 
     m_header->setTextFormat(Qt::RichText);
     m_header->setAccessibleName(tr("Run summary"));
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Wraps in a narrow notebook (Variables dock open) rather than cut the cost and time off.
+    m_header->setWordWrap(true);
     m_codeToggle->setText(tr("Code"));
     m_codeToggle->setCheckable(true);
     m_codeToggle->setAutoRaise(true);

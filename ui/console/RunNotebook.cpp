@@ -57,8 +57,9 @@ RunNotebook::RunNotebook(QWidget* parent)
     m_mode = new QLabel(this);
     m_mode->setObjectName(QStringLiteral("notebookMode"));
     m_mode->setAccessibleName(tr("Run mode of this tab"));
-    // Gives way on a narrow window (its text is also the tooltip) rather than widen the window.
-    m_mode->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // Its text's width when there is room; gives way on a narrow window (its text is also the
+    // tooltip) rather than widen it: the explicit minimum overrides QLabel's text-wide one.
+    m_mode->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     m_mode->setMinimumWidth(40);
     bar->addWidget(m_mode, 0);
     bar->addSpacing(8);

@@ -257,6 +257,8 @@ def main():
     parser.add_argument("--strict", action="store_true", help="exit 1 on a mismatch not marked `differs`")
     parser.add_argument("filters", nargs="*", help="only snippets whose path contains one of these")
     tools = parser.parse_args()
+    # Each snippet runs in a temporary folder of its own: a relative path would not be found there.
+    tools.sandpad_run = os.path.abspath(tools.sandpad_run)
 
     snippets = []
     for lang in LANGUAGES:

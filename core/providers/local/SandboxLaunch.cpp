@@ -56,8 +56,20 @@ QByteArray SandboxLaunch::groupText()
     return QStringLiteral("root:x:0:\nsandbox:x:%1:\n").arg(LocalSandbox::kSandboxUid).toUtf8();
 }
 
+namespace {
+QByteArray& replacedInit()
+{
+    static QByteArray program;
+    return program;
+}
+} // namespace
+
+void SandboxLaunch::replaceInitProgram(const QByteArray& program) { replacedInit() = program; }
+
 QByteArray SandboxLaunch::initProgram()
 {
+    if (!replacedInit().isEmpty())
+        return replacedInit();
     static const QByteArray bytes = [] {
         RuntimeProgram::wrapperSource(Language::Python); // registers the runtime resources
         QFile file(QStringLiteral(":/sandpad/runtime/sandpad-init"));

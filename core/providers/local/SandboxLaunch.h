@@ -38,6 +38,8 @@ struct SandboxLaunch {
     static QByteArray groupText();
     // sandpad-init, from the resources (empty if missing from this build).
     static QByteArray initProgram();
+    // Tests only: another PID 1 build for the sandboxes started after it (empty: the real one).
+    static void replaceInitProgram(const QByteArray& program);
 };
 
 } // namespace localsandbox

@@ -461,6 +461,13 @@ bool SandboxProcess::pumpLoop(const OutputCallback& onOutput, ResultFrameParser&
     const bool endOnDone = jobLine == nullptr;
     auto res = [&](const char* d, qint64 n) {
         parser.feed(d, n);
+        // Only the program holds the result channel, so its first frame proves the exec even
+        // when PID 1 has not said "exec" yet: a quick program can reach its "done" first, and
+        // PID 1, killed then, never says it (its output was held, then lost).
+        if (!m_init.started && parser.files().contains(QStringLiteral("started"))) {
+            m_init.started = true;
+            flushHeld();
+        }
         if (endOnDone && !m_done && parser.files().contains(QStringLiteral("done"))) {
             m_done = parser.files().value(QStringLiteral("done"));
             loop.quit();

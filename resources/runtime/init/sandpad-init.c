@@ -270,6 +270,10 @@ int main(int argc, char **argv)
         }
         _exit(127);
     }
+#ifdef SANDPAD_INIT_TEST_REPORT_DELAY_US
+    /* A test build only: a PID 1 that is scheduled late, after its program has finished. */
+    usleep(SANDPAD_INIT_TEST_REPORT_DELAY_US);
+#endif
     report("exec %d\n", (int)child);
 
     for (;;) {

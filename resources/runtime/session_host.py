@@ -250,7 +250,7 @@ class Host:
                 fds.append(self.current["conn"])
             wait = 0.5
             if self.current is not None and self.current.get("fetch"):
-                wait = max(0.0, min(wait, self.current["deadline"] - time.monotonic()))
+                wait = max(0.0, min(wait, self.current["next"] - time.monotonic()))
             readable = select.select(fds, [], [], wait)[0]
             if self.out_r in readable:
                 self.pump(self.out_r, 0)
@@ -424,7 +424,7 @@ class Host:
             kept = {}
             self.frames = _Frames(self.out_dir, kept)
             self.current = {"conn": conn, "fds": [], "fetch": True, "kept": kept, "seconds": seconds,
-                            "deadline": time.monotonic() + seconds, "interrupted": False}
+                            "next": time.monotonic() + seconds, "interrupted": False}
             self.job.sendall(b"--fetch\t" + text.encode("utf-8") + b"\n")
         elif op == "exec":
             if not self.ready or self.current is not None or len(fds) != 2 or not isinstance(request.get("manifest"), str) \
@@ -479,19 +479,20 @@ class Host:
     def watch_fetch(self):
         """A fetch's deadline: SIGINT (the value's own code is interrupted), then the kill."""
         current = self.current
-        late = time.monotonic() - current["deadline"]
-        if late < 0:
+        if time.monotonic() < current["next"]:
             return
         if not current["interrupted"]:
             current["interrupted"] = True
+            current["next"] += FETCH_GRACE
             try:
                 os.kill(self.proc.pid, signal.SIGINT)
             except ProcessLookupError:
                 pass
-        elif late >= FETCH_GRACE and self.failed is None:
+        elif self.failed is None:
+            current["next"] += 3600  # end() answers the relay once the interpreter is gone
             self.failed = "the value did not answer its fetch within %g s, even when interrupted" % (
                 current["seconds"] + FETCH_GRACE)
-            self.proc.kill()  # end() answers the relay
+            self.proc.kill()
 
     def finish_fetch(self):
         self.drain()  # what the value's code printed goes nowhere
@@ -555,11 +556,18 @@ def _ask(conn, request, fds=()):
     return json.loads(data.decode("utf-8")) if data.strip() else None
 
 
-def relay_exec(work, manifest, ident, interrupt):
-    _, sock_path, exec_path = _paths(work)
-    conn = _connect(sock_path, 0)
+def _host(work):
+    """A connection to the session host, or None (said on stderr)."""
+    conn = _connect(_paths(work)[1], 0)
     if conn is None:
         sys.stderr.write("sandpad: the session's interpreter is not running in this sandbox\n")
+    return conn
+
+
+def relay_exec(work, manifest, ident, interrupt):
+    exec_path = _paths(work)[2]
+    conn = _host(work)
+    if conn is None:
         return EXIT_NO_HOST
     try:
         answer = _ask(conn, {"op": "exec", "manifest": manifest, "id": ident, "interrupt": interrupt}, (1, 2))
@@ -613,10 +621,8 @@ def relay_interrupt(work, ident):
 
 
 def relay_fetch(work, seconds, hex_request):
-    _, sock_path, _ = _paths(work)
-    conn = _connect(sock_path, 0)
+    conn = _host(work)
     if conn is None:
-        sys.stderr.write("sandpad: the session's interpreter is not running in this sandbox\n")
         return EXIT_NO_HOST
     try:
         request = bytes.fromhex(hex_request).decode("utf-8")

@@ -9,6 +9,7 @@
 // without python3 (the session host's) said and run fresh.
 #include "FakeProviderConfigs.h"
 #include "FakeServer.h"
+#include "FakeTimeouts.h"
 #include "TempDatabase.h"
 
 #include "core/accounting/UsageLedger.h"
@@ -329,16 +330,7 @@ private slots:
         if (vercel()) {
             // The create's timeout plus every extension: at least the allowance from the execution's
             // end, at most that plus the SDK-style slack of two extensions and the execution itself.
-            qint64 total = 0;
-            for (const auto& entry : fake().requests()) {
-                const QJsonObject e = entry.toObject();
-                const QString path = e.value(QLatin1String("path")).toString();
-                const QJsonObject body = e.value(QLatin1String("body")).toObject();
-                if (path == QLatin1String("/v2/sandboxes"))
-                    total += body.value(QLatin1String("timeout")).toInteger();
-                else if (path.endsWith(QLatin1String("/extend-timeout")))
-                    total += body.value(QLatin1String("duration")).toInteger();
-            }
+            const qint64 total = vercelTimeoutGrantedMs(fake());
             QVERIFY2(total >= keepMs && total <= keepMs + 11 * 60000,
                      qPrintable(QStringLiteral("%1 ms for an allowance of %2 ms").arg(total).arg(keepMs)));
         } else {

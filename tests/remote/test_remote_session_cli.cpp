@@ -4,6 +4,7 @@
 // the remote session, and --idle moving the remote sandbox's own idle allowance.
 #include "FakeProviderConfigs.h"
 #include "FakeServer.h"
+#include "FakeTimeouts.h"
 
 #include "core/allocations/RemoteAllocations.h"
 #include "core/storage/Database.h"
@@ -148,16 +149,7 @@ private slots:
         QVERIFY(fetches[1].value(QStringLiteral("error")).toString().contains(QStringLiteral("no variable named 'nope'")));
         // --idle 420: 7 min, plus the 2 min margin, is the sandbox's own allowance.
         if (vercel) {
-            qint64 total = 0;
-            for (const auto& entry : fake.requests()) {
-                const QJsonObject e = entry.toObject();
-                const QString path = e.value(QLatin1String("path")).toString();
-                const QJsonObject body = e.value(QLatin1String("body")).toObject();
-                if (path == QLatin1String("/v2/sandboxes"))
-                    total += body.value(QLatin1String("timeout")).toInteger();
-                else if (path.endsWith(QLatin1String("/extend-timeout")))
-                    total += body.value(QLatin1String("duration")).toInteger();
-            }
+            const qint64 total = vercelTimeoutGrantedMs(fake);
             QVERIFY2(total >= 9 * 60000 && total <= 20 * 60000, qPrintable(QString::number(total)));
         } else {
             QVERIFY(fake.count(QStringLiteral("^POST /api/sandbox/[^/]+/autostop/9$")) >= 1);

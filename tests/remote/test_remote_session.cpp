@@ -124,6 +124,13 @@ class TestRemoteSession : public QObject {
                 n += it.value().toObject().value(QLatin1String("destroyed")).toBool() ? 0 : 1;
         return n;
     }
+    // The next two removals of a sandbox are answered 503 "retry after 1 s": ending one takes over
+    // 2 s, in the HTTP client's nested event loop.
+    void slowEnd()
+    {
+        fake().injectFault(vercel() ? QStringLiteral("^/v2/sandboxes/[^/]+$") : QStringLiteral("^/api/sandbox/[^/]+$"), 503, 2,
+                           QStringLiteral("DELETE"), 1);
+    }
     void verifyCleaned()
     {
         QString why;
@@ -230,7 +237,7 @@ private slots:
         Run* run = m_session->execute(Language::JavaScript, QStringLiteral("console.log('go'); await new Promise((r) => setTimeout(r, 60000));"),
                                       QStringLiteral("cell"));
         QVERIFY(waitForOutput(run, QStringLiteral("go")));
-        fake().injectOption(vercel() ? QStringLiteral("stop_delay") : QStringLiteral("delete_delay"), 1.5); // a slow end
+        slowEnd();
         int calls = 0;
         QTimer poll; // the GUI asking while the sandbox ends
         connect(&poll, &QTimer::timeout, this, [&] {
@@ -252,10 +259,10 @@ private slots:
                                  QStringLiteral("cell"));
         QVERIFY(waitForOutput(run, QStringLiteral("go")));
         connect(run, &Run::finished, run, &QObject::deleteLater);
-        m_session->interrupt();
-        calls = 0;
-        m_session.reset();
         poll.stop();
+        slowEnd();
+        m_session->interrupt();
+        m_session.reset();
         QTRY_COMPARE_WITH_TIMEOUT(liveSandboxes(), 0, 30000);
     }
 
@@ -300,9 +307,11 @@ private slots:
         qInfo("a slow value's fetch ended after %lld ms (fetch timeout 1000 ms)", clock.elapsed());
         QCOMPARE(exec(Language::Python, QStringLiteral("len(df)")).result.value_or(QString()), QStringLiteral("5"));
         // A bad answer (the cell rewrites the relay to answer garbage) is a clear error.
-        QCOMPARE(exec(Language::Python, QStringLiteral(
-            "p = 'session_host.py'\ns = open(p).read().replace('sys.stdout.write(answer[\"fetched\"])', 'sys.stdout.write(\"not json\")')\n"
-            "open(p, 'w').write(s)")).status, RunStatus::Success);
+        const ExecutionResult patched = exec(Language::Python, QStringLiteral(
+            "import os\np = os.path.join(os.path.dirname(__file__), 'session_host.py')\n"
+            "s = open(p).read().replace('sys.stdout.write(answer[\"fetched\"])', 'sys.stdout.write(\"not json\")')\n"
+            "open(p, 'w').write(s)"));
+        QVERIFY2(patched.status == RunStatus::Success, qPrintable(describe(patched)));
         window.name = QStringLiteral("df");
         got = waitForTable(*m_session, m_session->fetchTable(window));
         QVERIFY2(got.error.contains(QStringLiteral("not a JSON object")) && got.error.contains(QStringLiteral("not json")), qPrintable(got.error));
@@ -356,8 +365,7 @@ private slots:
         const ExecutionResult stopped = wait(run);
         QVERIFY2(stopped.status == RunStatus::Cancelled, qPrintable(describe(stopped)));
         QVERIFY2(stopped.error && stopped.error->name == QLatin1String("KeyboardInterrupt"), qPrintable(describe(stopped)));
-        QVERIFY2(!stopped.stdoutText.contains(QStringLiteral("go")), qPrintable(describe(stopped))); // stopped before its code ran
-        qInfo("interrupted %lld ms after the press (the relay was 3 s late)", clock.elapsed());
+        qInfo("interrupted %lld ms after the press (the relay was 3 s late; lost, it would sleep 60 s)", clock.elapsed());
         const ExecutionResult after = exec(Language::Python, QStringLiteral("x * 2"));
         QVERIFY2(after.status == RunStatus::Success, qPrintable(describe(after)));
         QCOMPARE(after.result.value_or(QString()), QStringLiteral("10"));

@@ -69,7 +69,7 @@ void RemoteSessionSandbox::requirePython(RunControl& control)
     const CleanupReport removed = destroy();
     throw NoSessionError(QStringLiteral("The sandbox's image has no python3; sessions on this provider need it (the "
                                         "session host is Python); %1 cells will run fresh%2")
-                             .arg(languageName(m_language),
+                             .arg(m_language == Language::Python ? QStringLiteral("Python") : QStringLiteral("JavaScript"),
                                   removed.confirmed ? QString() : QStringLiteral(" (%1)").arg(removed.detail)),
                          removed.confirmed);
 }

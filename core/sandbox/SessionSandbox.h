@@ -31,6 +31,23 @@ public:
     {
         throw ProviderError(ProviderError::Kind::NotConfigured, QStringLiteral("This session cannot fetch values"));
     }
+    // How long the session may sit idle between executions before its owner ends it (the user's
+    // setting): a remote sandbox keeps its service's own timeout that far ahead. Set before each
+    // execution, from that execution's thread.
+    virtual void setIdleSeconds(int /*seconds*/) {}
+};
+
+// Thrown by SandboxProvider::createSession when the provider cannot keep a session of this
+// language at all (a remote image without python3 for the session host): the notebook session
+// then runs that language's cells fresh, and says so once with this message.
+// `removed`: the sandbox made for it was deleted and confirmed gone.
+class NoSessionError : public ProviderError {
+public:
+    NoSessionError(const QString& message, bool removed) : ProviderError(Kind::NotConfigured, message), m_removed(removed) {}
+    bool removed() const { return m_removed; }
+
+private:
+    bool m_removed;
 };
 
 } // namespace sandpad

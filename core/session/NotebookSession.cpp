@@ -17,7 +17,9 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
+#include <vector>
 
 namespace sandpad {
 
@@ -52,11 +54,77 @@ struct NotebookSessionState {
     // run id of the execution that created it, stays open and live while the session lives.
     RemoteAllocations* allocations = nullptr;
     std::map<Language, QString> allocationRuns;
+    int idleSeconds = NotebookSession::kDefaultIdleSeconds; // told to each sandbox (SessionSandbox::setIdleSeconds)
+    std::set<Language> fresh; // the provider cannot keep a session of these (NoSessionError): they run fresh
 
-    void closeAllocation(Language language, bool removed)
+    // A sandbox taken out of the session, to be ended with the lock released (endSandbox).
+    struct Ending {
+        std::unique_ptr<SessionSandbox> sandbox;
+        SessionEnd end;
+        QString allocationRun;
+        RemoteAllocations* allocations = nullptr;
+        UsageLedger* ledger = nullptr;
+    };
+
+    // Under the lock: takes a language's sandbox out of the session (the variables listed go with
+    // it); nullopt when it has none. finish() ends it, without the lock.
+    std::optional<Ending> take(Language language, const QString& why)
     {
-        const QString runId = allocationRuns[language];
+        auto it = sandboxes.find(language);
+        if (it == sandboxes.end() || !it->second) {
+            if (it != sandboxes.end())
+                sandboxes.erase(it);
+            return std::nullopt;
+        }
+        Ending ending;
+        ending.sandbox = std::move(it->second);
+        sandboxes.erase(it);
+        ending.end.provider = providers[language];
+        ending.end.language = language;
+        ending.end.title = QStringLiteral("session (%1)").arg(languageName(language));
+        ending.end.why = why;
+        ending.allocationRun = allocationRuns[language];
         allocationRuns.erase(language);
+        ending.allocations = allocations;
+        ending.ledger = ledger;
+        variables.clear();
+        return ending;
+    }
+
+    // Without the lock: destroying a remote sandbox waits for HTTP in a nested event loop of the
+    // calling thread (the GUI's, for restart, idle and the owner's end), where anything may run
+    // and take the lock. Confirms the end, records it and tells the owner.
+    void finish(Ending ending)
+    {
+        ending.end.cleanup = ending.sandbox->destroy();
+        ending.sandbox.reset();
+        closeAllocation(ending.allocations, ending.allocationRun, ending.end.cleanup.confirmed);
+        ending.end.record(ending.ledger);
+        std::lock_guard lock(mutex);
+        if (owner) {
+            QObject* target = owner;
+            const QString why = ending.end.why;
+            QMetaObject::invokeMethod(target, [target, why] {
+                emit static_cast<NotebookSession*>(target)->sessionEnded(why);
+                emit static_cast<NotebookSession*>(target)->variablesChanged();
+            }, Qt::QueuedConnection);
+        }
+    }
+
+    // With `lock` held (and held again on return): ends a language's sandbox, the lock released
+    // meanwhile (finish()). The caller's ticket or `closed` keeps others from using the language.
+    void endSandbox(std::unique_lock<std::mutex>& lock, Language language, const QString& why)
+    {
+        std::optional<Ending> ending = take(language, why);
+        if (!ending)
+            return;
+        lock.unlock();
+        finish(std::move(*ending));
+        lock.lock();
+    }
+
+    static void closeAllocation(RemoteAllocations* allocations, const QString& runId, bool removed)
+    {
         if (runId.isEmpty() || !allocations)
             return;
         if (removed)
@@ -70,32 +138,6 @@ struct NotebookSessionState {
         while (done.erase(serving))
             ++serving;
         changed.notify_all();
-    }
-
-    // Under the lock: ends a language's sandbox, confirms it and records its end.
-    void endSandbox(Language language, const QString& why)
-    {
-        auto it = sandboxes.find(language);
-        if (it == sandboxes.end() || !it->second)
-            return;
-        std::unique_ptr<SessionSandbox> sandbox = std::move(it->second);
-        sandboxes.erase(it);
-        SessionEnd end;
-        end.provider = providers[language];
-        end.language = language;
-        end.title = QStringLiteral("session (%1)").arg(languageName(language));
-        end.why = why;
-        end.cleanup = sandbox->destroy();
-        closeAllocation(language, end.cleanup.confirmed);
-        variables.clear();
-        end.record(ledger);
-        if (owner) {
-            QObject* target = owner;
-            QMetaObject::invokeMethod(target, [target, why] {
-                emit static_cast<NotebookSession*>(target)->sessionEnded(why);
-                emit static_cast<NotebookSession*>(target)->variablesChanged();
-            }, Qt::QueuedConnection);
-        }
     }
 };
 
@@ -131,9 +173,12 @@ public:
         }
         if (m_state->closed)
             throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("The session has ended"));
-        auto& slot = m_state->sandboxes[m_language];
-        if (slot && !slot->isAlive())
-            m_state->endSandbox(m_language, QStringLiteral("its interpreter had ended"));
+        auto slot = m_state->sandboxes.find(m_language);
+        if (slot != m_state->sandboxes.end() && slot->second && !slot->second->isAlive()) {
+            m_state->endSandbox(lock, m_language, QStringLiteral("its interpreter had ended"));
+            if (m_state->closed)
+                throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("The session has ended"));
+        }
         if (!m_state->sandboxes[m_language]) {
             m_state->sandboxes.erase(m_language);
             if (!m_provider || !m_provider->supportsSessions())
@@ -145,6 +190,14 @@ public:
             std::unique_ptr<SessionSandbox> created;
             try {
                 created = m_provider->createSession(options, control);
+            } catch (const NoSessionError& e) {
+                if (allocations && e.removed())
+                    allocations->close(options.runId, QStringLiteral("removed"));
+                if (allocations)
+                    RemoteAllocations::runEnded(options.runId);
+                lock.lock();
+                m_state->fresh.insert(m_language); // its next cells run fresh (until a restart)
+                throw;
             } catch (const ProviderError& e) {
                 using K = ProviderError::Kind; // refused before anything was made: nothing to reconcile
                 if (allocations && (e.kind() == K::NotConfigured || e.kind() == K::Unauthorized ||
@@ -157,17 +210,19 @@ public:
             if (allocations)
                 allocations->recordRemoteId(options.runId, created->id());
             lock.lock();
-            if (allocations)
-                m_state->allocationRuns[m_language] = options.runId;
             if (m_state->closed) {
-                m_state->closeAllocation(m_language, created->destroy().confirmed);
+                lock.unlock(); // a remote sandbox's end waits for HTTP
+                NotebookSessionState::closeAllocation(allocations, options.runId, created->destroy().confirmed);
                 throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("The session has ended"));
             }
+            if (allocations)
+                m_state->allocationRuns[m_language] = options.runId;
             m_state->providers[m_language] = m_provider->name();
             m_state->sandboxes[m_language] = std::move(created);
             m_state->executions = 0;
         }
         SessionSandbox* sandbox = m_state->sandboxes[m_language].get();
+        sandbox->setIdleSeconds(m_state->idleSeconds);
         m_state->current = sandbox;
         m_state->control = &control;
         m_state->lease = this;
@@ -201,7 +256,7 @@ public:
         // Outside the lock (interrupt() must not wait for it); the ticket keeps the sandbox ours.
         if (sandbox)
             report = sandbox->endExecution();
-        std::lock_guard lock(m_state->mutex);
+        std::unique_lock lock(m_state->mutex);
         if (sandbox && (!sandbox->isAlive() || m_state->closed || m_state->restartCurrent)) {
             QString why;
             if (m_state->closed)
@@ -222,7 +277,11 @@ public:
                 *note = m_state->closed || m_state->restartCurrent
                     ? QStringLiteral("the session ended (%1)").arg(why)
                     : QStringLiteral("the session was restarted (%1): its state is lost").arg(why);
-            m_state->endSandbox(m_language, why);
+            // No interrupt reaches it once the lock is let go; the ticket keeps the language ours.
+            m_state->current = nullptr;
+            m_state->control = nullptr;
+            m_state->lease = nullptr;
+            m_state->endSandbox(lock, m_language, why);
             m_state->executions = 0;
         }
         m_state->current = nullptr;
@@ -279,13 +338,9 @@ NotebookSession::NotebookSession(Executor* executor, QObject* parent)
     m_interruptResend.setSingleShot(true);
     m_interruptResend.setInterval(kJavaScriptResendMs);
     connect(&m_interruptResend, &QTimer::timeout, this, [this] {
-        // Never wait for the lock here: its holder may be this very thread, in the nested event
-        // loop of a remote sandbox's HTTP call. Held: try again shortly.
-        std::unique_lock lock(m_state->mutex, std::try_to_lock);
-        if (!lock.owns_lock()) {
-            m_interruptResend.start(50);
-            return;
-        }
+        // The lock is never held across a nested event loop (NotebookSessionState::finish): no
+        // wait here is for this very thread.
+        std::lock_guard lock(m_state->mutex);
         if (m_state->lease == m_resendLease && m_state->current && m_state->interrupts == 1 && !m_state->releasing)
             m_state->current->interrupt();
     });
@@ -293,10 +348,11 @@ NotebookSession::NotebookSession(Executor* executor, QObject* parent)
 
 NotebookSession::~NotebookSession()
 {
-    // Ending a remote sandbox waits for HTTP in a nested event loop: no timer of ours may fire
-    // there and take the state's lock this thread already holds.
+    // Ending a remote sandbox waits for HTTP in a nested event loop (without the state's lock):
+    // nothing of this session is to start there.
     m_interruptResend.stop();
     m_idle.stop();
+    std::vector<NotebookSessionState::Ending> endings;
     {
         std::lock_guard lock(m_state->mutex);
         m_state->closed = true;
@@ -305,9 +361,12 @@ NotebookSession::~NotebookSession()
             m_state->control->cancel(); // its run (or fetch) ends the sandbox when it lets it go
         for (Language language : {Language::Python, Language::JavaScript})
             if (!m_state->current || m_state->currentLanguage != language)
-                m_state->endSandbox(language, QStringLiteral("ended by its owner"));
+                if (auto ending = m_state->take(language, QStringLiteral("ended by its owner")))
+                    endings.push_back(std::move(*ending));
         m_state->changed.notify_all();
     }
+    for (auto& ending : endings)
+        m_state->finish(std::move(ending)); // without the lock: see NotebookSessionState::finish
     for (const QPointer<QThread>& thread : std::as_const(m_fetchThreads)) {
         if (thread) {
             thread->wait(); // a fetch sees `closed` (or its cancel) at once
@@ -327,8 +386,13 @@ Run* NotebookSession::execute(Language language, const QString& code, const QStr
     ExecutionRequest request = ExecutionRequest::adHoc(language, code, title);
     request.input = input;
     Run* run = nullptr;
-    if (!sessionsSupported()) {
-        run = m_executor->start(request, origin); // this provider runs every cell fresh
+    bool fresh = !sessionsSupported();
+    if (!fresh) {
+        std::lock_guard lock(m_state->mutex);
+        fresh = m_state->fresh.count(language) > 0;
+    }
+    if (fresh) {
+        run = m_executor->start(request, origin); // this provider runs every cell fresh (of this language)
     } else {
         quint64 ticket;
         {
@@ -381,17 +445,23 @@ void NotebookSession::interrupt()
 
 void NotebookSession::restart()
 {
-    std::lock_guard lock(m_state->mutex);
-    for (Language language : {Language::Python, Language::JavaScript}) {
-        if (m_state->current && m_state->currentLanguage == language) {
-            m_state->restartCurrent = true;
-            if (m_state->control)
-                m_state->control->cancel();
-        } else {
-            m_state->endSandbox(language, QStringLiteral("restarted"));
+    std::vector<NotebookSessionState::Ending> endings;
+    {
+        std::lock_guard lock(m_state->mutex);
+        for (Language language : {Language::Python, Language::JavaScript}) {
+            if (m_state->current && m_state->currentLanguage == language) {
+                m_state->restartCurrent = true;
+                if (m_state->control)
+                    m_state->control->cancel();
+            } else if (auto ending = m_state->take(language, QStringLiteral("restarted"))) {
+                endings.push_back(std::move(*ending));
+            }
         }
+        m_state->executions = 0;
+        m_state->fresh.clear(); // tried again from the next execution
     }
-    m_state->executions = 0;
+    for (auto& ending : endings)
+        m_state->finish(std::move(ending));
 }
 
 bool NotebookSession::isRunning() const
@@ -455,7 +525,7 @@ quint64 NotebookSession::fetchTable(const TableRequest& request)
                 window = TableWindow::failed(QString::fromUtf8(e.what()));
             }
         }
-        std::lock_guard lock(state->mutex);
+        std::unique_lock lock(state->mutex);
         if (sandbox) {
             state->current = nullptr;
             state->control = nullptr;
@@ -463,7 +533,7 @@ quint64 NotebookSession::fetchTable(const TableRequest& request)
                 const QString why = state->closed ? QStringLiteral("ended by its owner")
                                     : state->restartCurrent ? QStringLiteral("restarted")
                                                             : QStringLiteral("a value did not answer its fetch");
-                state->endSandbox(language, why);
+                state->endSandbox(lock, language, why); // the ticket keeps the language ours
                 state->executions = 0;
             }
             state->restartCurrent = false;
@@ -489,6 +559,10 @@ quint64 NotebookSession::fetchTable(const TableRequest& request)
 void NotebookSession::setIdleSeconds(int seconds)
 {
     m_idleSeconds = qMax(1, seconds);
+    {
+        std::lock_guard lock(m_state->mutex);
+        m_state->idleSeconds = m_idleSeconds;
+    }
     m_idle.setInterval(m_idleSeconds * 1000);
     if (m_idle.isActive())
         m_idle.start();
@@ -496,14 +570,20 @@ void NotebookSession::setIdleSeconds(int seconds)
 
 void NotebookSession::endIdle()
 {
-    std::lock_guard lock(m_state->mutex);
-    if (m_state->current || m_state->serving != m_state->nextTicket)
-        return; // an execution came meanwhile
-    const QString why = m_idleSeconds % 60 == 0 ? QStringLiteral("idle for %1 min").arg(m_idleSeconds / 60)
-                                                : QStringLiteral("idle for %1 s").arg(m_idleSeconds);
-    for (Language language : {Language::Python, Language::JavaScript})
-        m_state->endSandbox(language, why);
-    m_state->executions = 0;
+    std::vector<NotebookSessionState::Ending> endings;
+    {
+        std::lock_guard lock(m_state->mutex);
+        if (m_state->current || m_state->serving != m_state->nextTicket)
+            return; // an execution came meanwhile
+        const QString why = m_idleSeconds % 60 == 0 ? QStringLiteral("idle for %1 min").arg(m_idleSeconds / 60)
+                                                    : QStringLiteral("idle for %1 s").arg(m_idleSeconds);
+        for (Language language : {Language::Python, Language::JavaScript})
+            if (auto ending = m_state->take(language, why))
+                endings.push_back(std::move(*ending));
+        m_state->executions = 0;
+    }
+    for (auto& ending : endings)
+        m_state->finish(std::move(ending));
 }
 
 } // namespace sandpad

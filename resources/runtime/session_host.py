@@ -4,8 +4,9 @@
 #
 #   session_host.py serve W python|javascript INTERPRETER   the host: a detached remote command
 #   session_host.py wait W SECONDS                          until the host is ready (or says why not)
-#   session_host.py exec W MANIFEST [interrupt]             one execution (the relay)
-#   session_host.py interrupt W                             interrupts the execution going on
+#   session_host.py exec W MANIFEST ID [interrupt]          one execution (the relay)
+#   session_host.py interrupt W ID                          interrupts execution ID
+#   session_host.py fetch W SECONDS HEX                     a table window between executions
 #
 # The host starts the interpreter exactly as the local provider's pre-started sandbox does (the
 # wrapper with --warm, then the job `--session`: session.py / session.mjs do the executions) and
@@ -17,6 +18,12 @@
 # subreaper: orphans come back to it), confirms them gone and answers; the relay exits with the
 # execution's status: 0 done, 10 done but a process could not be confirmed gone, 11 the
 # interpreter ended, 12 no session host, 13 a protocol error. Details in W/.session/exec.json.
+#
+# ID names an execution (the client's, unique per session): an interrupt for an execution whose
+# relay has not reached the host yet is kept and delivered when it does (as one for an execution
+# whose code has not started is held until it starts). A fetch (HEX: the request's JSON in hex)
+# is the interpreter's `--fetch` job: its answer (the frame fetch.json) goes to the relay's
+# stdout; SIGINT at SECONDS, the interpreter killed (the session over) FETCH_GRACE later.
 
 import json
 import os
@@ -29,6 +36,9 @@ import time
 
 EXIT_DONE, EXIT_STRAYS, EXIT_DEAD, EXIT_NO_HOST, EXIT_PROTOCOL = 0, 10, 11, 12, 13
 STRAY_TIMEOUT = 10.0
+FETCH_GRACE = 3.0           # after a fetch's interrupt, before the interpreter is killed
+MAX_FETCH_BYTES = 4 << 20   # what one fetch answer may be
+HELD_INTERRUPTS = 16        # interrupts kept for executions not here yet
 
 
 def _paths(work):
@@ -48,8 +58,9 @@ def _write_json(path, obj):
 class _Frames:
     """The result channel (a JSON header line {"name", "size"}, then the bytes) into files."""
 
-    def __init__(self, out_dir):
+    def __init__(self, out_dir, kept=None):
         self.out_dir = out_dir
+        self.kept = kept  # a dict: frames kept in memory instead (a fetch's)
         self.buffer = bytearray()
         self.started = False
         self.error = None
@@ -80,6 +91,12 @@ class _Frames:
             return
         if name == "started":
             self.started = True
+        if self.kept is not None:
+            if len(data) > MAX_FETCH_BYTES:
+                self.error = "a frame %r of %d bytes (over %d)" % (name, len(data), MAX_FETCH_BYTES)
+            else:
+                self.kept[name] = data
+            return
         if os.path.islink(self.out_dir):  # replaced by a link during the execution
             _clear(self.out_dir)
         path = os.path.join(self.out_dir, *parts)
@@ -183,7 +200,8 @@ class Host:
         self.interpreter = interpreter
         self.failed = None      # why the session could not start
         self.ready = False
-        self.current = None     # the execution going on: {"conn", "fds", "interrupt"}
+        self.current = None     # the execution going on: {"conn", "fds", "interrupt", "id"} (a fetch: "fetch")
+        self.held = []          # ids of executions interrupted before their relay came
         self.count = 0
         self.job_buffer = b""
         self.err_tail = b""
@@ -230,7 +248,10 @@ class Host:
             fds = [self.listener, self.job, self.result_r, self.out_r, self.err_r]
             if self.current is not None:
                 fds.append(self.current["conn"])
-            readable = select.select(fds, [], [], 0.5)[0]
+            wait = 0.5
+            if self.current is not None and self.current.get("fetch"):
+                wait = max(0.0, min(wait, self.current["next"] - time.monotonic()))
+            readable = select.select(fds, [], [], wait)[0]
             if self.out_r in readable:
                 self.pump(self.out_r, 0)
             if self.err_r in readable:
@@ -251,6 +272,8 @@ class Host:
                     pass
                 except OSError:
                     self.current["conn_gone"] = True
+            if self.current is not None and self.current.get("fetch"):
+                self.watch_fetch()
             if not self.ready and self.failed is None and time.monotonic() - started > 180:
                 self.failed = "the interpreter did not become ready in 180 s"
                 self.proc.kill()
@@ -282,8 +305,10 @@ class Host:
                 else:
                     self.ready = True
                 continue
-            if line.startswith(b"done ") and self.current is not None:
+            if line.startswith(b"done ") and self.current is not None and not self.current.get("fetch"):
                 self.finish(int(line[5:] or b"0"))
+            elif line == b"fetched" and self.current is not None and self.current.get("fetch"):
+                self.finish_fetch()
         return True
 
     def pump(self, fd, which):
@@ -370,16 +395,37 @@ class Host:
             self.reply(conn, answer)
         elif op == "interrupt":
             self.close_fds(fds)
-            running = self.current is not None
+            wanted = request.get("id")
+            running = self.current is not None and not self.current.get("fetch") and \
+                (wanted is None or self.current.get("id") == wanted)
             if running:
                 if self.frames.started:
                     self.interrupt()
                 else:
                     self.current["interrupt"] = True
-            self.reply(conn, {"running": running})
-        elif op == "exec" and self.failed:
+            elif isinstance(wanted, str) and wanted:
+                # Its relay has not come yet (or has been and gone: then nothing comes for it).
+                self.held = (self.held + [wanted])[-HELD_INTERRUPTS:]
+            self.reply(conn, {"running": running, "held": not running and bool(wanted)})
+        elif op in ("exec", "fetch") and self.failed:
             self.close_fds(fds)
             self.reply(conn, {"dead": self.failed})
+        elif op == "fetch":
+            self.close_fds(fds)
+            text = request.get("request")
+            seconds = request.get("seconds")
+            if not self.ready or self.current is not None or not isinstance(text, str) or "\n" in text \
+                    or "\t" in text or not isinstance(seconds, (int, float)) or seconds <= 0:
+                why = "the session is busy" if self.current is not None else (
+                    "the session is not ready" if not self.ready else "a malformed fetch request")
+                self.reply(conn, {"error": why})
+                return
+            conn.setblocking(True)
+            kept = {}
+            self.frames = _Frames(self.out_dir, kept)
+            self.current = {"conn": conn, "fds": [], "fetch": True, "kept": kept, "seconds": seconds,
+                            "next": time.monotonic() + seconds, "interrupted": False}
+            self.job.sendall(b"--fetch\t" + text.encode("utf-8") + b"\n")
         elif op == "exec":
             if not self.ready or self.current is not None or len(fds) != 2 or not isinstance(request.get("manifest"), str) \
                     or "\n" in request["manifest"] or "\t" in request["manifest"]:
@@ -391,7 +437,12 @@ class Host:
             _clear(self.out_dir)
             self.frames = _Frames(self.out_dir)
             conn.setblocking(True)
-            self.current = {"conn": conn, "fds": list(fds), "interrupt": bool(request.get("interrupt"))}
+            ident = request.get("id") if isinstance(request.get("id"), str) else None
+            held = ident is not None and ident in self.held
+            if held:
+                self.held.remove(ident)
+            self.current = {"conn": conn, "fds": list(fds), "interrupt": bool(request.get("interrupt")) or held,
+                            "id": ident}
             self.count += 1
             self.job.sendall(request["manifest"].encode("utf-8") + b"\n")
         else:
@@ -424,6 +475,34 @@ class Host:
         current, self.current = self.current, None
         self.close_fds(current["fds"])
         self.reply(current["conn"], answer)
+
+    def watch_fetch(self):
+        """A fetch's deadline: SIGINT (the value's own code is interrupted), then the kill."""
+        current = self.current
+        if time.monotonic() < current["next"]:
+            return
+        if not current["interrupted"]:
+            current["interrupted"] = True
+            current["next"] += FETCH_GRACE
+            try:
+                os.kill(self.proc.pid, signal.SIGINT)
+            except ProcessLookupError:
+                pass
+        elif self.failed is None:
+            current["next"] += 3600  # end() answers the relay once the interpreter is gone
+            self.failed = "the value did not answer its fetch within %g s, even when interrupted" % (
+                current["seconds"] + FETCH_GRACE)
+            self.proc.kill()
+
+    def finish_fetch(self):
+        self.drain()  # what the value's code printed goes nowhere
+        current, self.current = self.current, None
+        answer = current["kept"].get("fetch.json")
+        if self.frames.error or answer is None:
+            self.reply(current["conn"], {"error": "the interpreter's answer was malformed (%s)" % (
+                self.frames.error or "no fetch.json")})
+            return
+        self.reply(current["conn"], {"fetched": answer.decode("utf-8", "replace")})
 
     def end(self):
         """The interpreter ended (or could not start): the session is over."""
@@ -477,14 +556,21 @@ def _ask(conn, request, fds=()):
     return json.loads(data.decode("utf-8")) if data.strip() else None
 
 
-def relay_exec(work, manifest, interrupt):
-    _, sock_path, exec_path = _paths(work)
-    conn = _connect(sock_path, 0)
+def _host(work):
+    """A connection to the session host, or None (said on stderr)."""
+    conn = _connect(_paths(work)[1], 0)
     if conn is None:
         sys.stderr.write("sandpad: the session's interpreter is not running in this sandbox\n")
+    return conn
+
+
+def relay_exec(work, manifest, ident, interrupt):
+    exec_path = _paths(work)[2]
+    conn = _host(work)
+    if conn is None:
         return EXIT_NO_HOST
     try:
-        answer = _ask(conn, {"op": "exec", "manifest": manifest, "interrupt": interrupt}, (1, 2))
+        answer = _ask(conn, {"op": "exec", "manifest": manifest, "id": ident, "interrupt": interrupt}, (1, 2))
     except (OSError, ValueError):
         answer = None
     if not isinstance(answer, dict):
@@ -522,16 +608,39 @@ def relay_wait(work, seconds):
         time.sleep(0.05)
 
 
-def relay_interrupt(work):
+def relay_interrupt(work, ident):
     _, sock_path, _ = _paths(work)
     conn = _connect(sock_path, 0)
     if conn is None:
         return EXIT_NO_HOST
     try:
-        _ask(conn, {"op": "interrupt"})
+        _ask(conn, {"op": "interrupt", "id": ident})
     except (OSError, ValueError):
         return EXIT_PROTOCOL
     return EXIT_DONE
+
+
+def relay_fetch(work, seconds, hex_request):
+    conn = _host(work)
+    if conn is None:
+        return EXIT_NO_HOST
+    try:
+        request = bytes.fromhex(hex_request).decode("utf-8")
+        answer = _ask(conn, {"op": "fetch", "request": request, "seconds": float(seconds)})
+    except (OSError, ValueError):
+        answer = None
+    if not isinstance(answer, dict):
+        sys.stderr.write("the session host stopped answering\n")
+        return EXIT_DEAD
+    if isinstance(answer.get("fetched"), str):
+        sys.stdout.write(answer["fetched"])
+        sys.stdout.flush()
+        return EXIT_DONE
+    if "dead" in answer:
+        sys.stderr.write("%s\n" % answer["dead"])
+        return EXIT_DEAD
+    sys.stderr.write("%s\n" % answer.get("error", "an answer without a fetch"))
+    return EXIT_PROTOCOL
 
 
 def main(argv):
@@ -539,11 +648,13 @@ def main(argv):
         return Host(argv[2], argv[3], argv[4]).serve()
     if len(argv) == 4 and argv[1] == "wait":
         return relay_wait(argv[2], int(argv[3]))
-    if len(argv) in (4, 5) and argv[1] == "exec":
-        return relay_exec(argv[2], argv[3], len(argv) == 5 and argv[4] == "interrupt")
-    if len(argv) == 3 and argv[1] == "interrupt":
-        return relay_interrupt(argv[2])
-    sys.stderr.write("usage: session_host.py serve|wait|exec|interrupt W ...\n")
+    if len(argv) in (5, 6) and argv[1] == "exec":
+        return relay_exec(argv[2], argv[3], argv[4], len(argv) == 6 and argv[5] == "interrupt")
+    if len(argv) == 4 and argv[1] == "interrupt":
+        return relay_interrupt(argv[2], argv[3])
+    if len(argv) == 5 and argv[1] == "fetch":
+        return relay_fetch(argv[2], argv[3], argv[4])
+    sys.stderr.write("usage: session_host.py serve|wait|exec|interrupt|fetch W ...\n")
     return 2
 
 

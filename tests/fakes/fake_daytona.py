@@ -21,7 +21,9 @@ Control (no auth): GET /__fake/requests, POST /__fake/reset, POST /__fake/faults
               "fail_state":{"state":"build_failed","reason":"..."},  # pending_build, then this
               "no_toolbox_proxy_url":true,             # the DTO lacks toolboxProxyUrl
               "cut_logs":{"count":1},                  # a logs answer cut mid-body
-              "minute_seconds":60}},                   # how long an auto-stop minute is
+              "minute_seconds":60,                     # how long an auto-stop minute is
+              "no_python3":true,                       # new sandboxes' image has no python3
+              "command_delay":{"match":"regex","seconds":2,"count":1}}}  # a command slow to start
 GET /__fake/sandboxes, POST /__fake/expire (every started sandbox stops now, as auto-stop does).
 A started sandbox with no activity (API or toolbox request about it, or POST last-activity) for its
 autoStopInterval minutes is stopped, as the service does (its processes end).
@@ -223,7 +225,7 @@ class Handler(BaseHandler):
                    "toolboxProxyUrl": self.proxy()}
         if opts.get("no_toolbox_proxy_url"):
             del sandbox["toolboxProxyUrl"]
-        box = FakeBox({"/tmp": "tmp", "/home/daytona": "home"}, "/home/daytona")
+        box = self.state.new_box(FakeBox({"/tmp": "tmp", "/home/daytona": "home"}, "/home/daytona"))
         sandbox["networkBlockAll"] = body.get("networkBlockAll", False)
         with self.state.lock:
             self.state.sandboxes[sid] = {"sandbox": sandbox, "sessions": {}, "activity": time.monotonic()}
@@ -374,7 +376,9 @@ class Handler(BaseHandler):
         if not isinstance(body.get("command"), str):
             return self.fail(400, "Bad Request", "command is required")
         timeout = body.get("timeout", 360)
-        proc = box.start(["/bin/sh", "-c", body["command"]], body.get("cwd"), body.get("envs") or {})
+        delay = self.state.command_delay(body["command"])
+        proc = box.start(["/bin/sh", "-c", ("sleep %s; " % delay if delay else "") + body["command"]], body.get("cwd"),
+                         body.get("envs") or {})
         if not proc.wait(timeout):
             proc.kill()
             return self.fail(408, "REQUEST_TIMEOUT", "command execution timeout")
@@ -485,8 +489,9 @@ class Handler(BaseHandler):
         inside = "%s/%s/%s" % (SESSIONS, sid, cid)
         host = box.host_path(inside)
         os.makedirs(host, exist_ok=True)
-        with open(os.path.join(host, "cmd.sh"), "w") as f:
-            f.write(body["command"] + "\n")
+        delay = self.state.command_delay(body["command"])
+        with open(os.path.join(host, "cmd.sh"), "w") as f:  # started at once, the program after any delay
+            f.write(("sleep %s\n" % delay if delay else "") + body["command"] + "\n")
         for name in ("stdout", "stderr"):
             open(os.path.join(host, name), "wb").close()
         fifo = os.path.join(host, "input.pipe")

@@ -19,7 +19,9 @@ sandbox or snapshot still kept, which counts as not cleaned), POST /__fake/expir
               "create_status":"aborted",               # new sessions end so instead of `running`
               "create_accepted_then_fail":{"count":1,"status":500},  # created, answered 5xx
               "list_page_size":2,                      # the largest page the list answers
-              "stop_delay":0.05}}
+              "stop_delay":0.05,
+              "no_python3":true,                       # new sandboxes' image has no python3
+              "command_delay":{"match":"regex","seconds":2,"count":1}}}  # a command slow to start
 """
 import argparse
 import io
@@ -289,8 +291,8 @@ class Handler(BaseHandler):
                    "runtime": sb["runtime"], "timeout": sb["timeout"], "status": "pending",
                    "requestedAt": t, "createdAt": t, "updatedAt": t, "cwd": "/vercel/sandbox",
                    "networkPolicy": sb["networkPolicy"]}
-        box = FakeBox({"/vercel/sandbox": "work", "/tmp": "tmp"}, "/vercel/sandbox",
-                      network=sb["networkPolicy"].get("mode") == "allow-all")
+        box = self.state.new_box(FakeBox({"/vercel/sandbox": "work", "/tmp": "tmp"}, "/vercel/sandbox",
+                                         network=sb["networkPolicy"].get("mode") == "allow-all"))
         self.state.sessions[sid] = {"session": session, "name": name, "commands": {}}
         self.state.boxes[sid] = box
         sb.update(currentSessionId=sid, status="pending", updatedAt=t)
@@ -501,7 +503,11 @@ class Handler(BaseHandler):
         box = self.state.boxes[sid]
         if box.host_path(cwd) is None or not os.path.isdir(box.host_path(cwd)):
             return self.fail(400, "bad_request", "Invalid request: cwd %s does not exist" % cwd)
-        proc = box.start([body["command"]] + args, cwd, env)
+        argv = [body["command"]] + args
+        delay = self.state.command_delay(" ".join(argv))
+        if delay:  # started (and answered) at once; the program itself only after the delay
+            argv = ["/bin/sh", "-c", 'sleep "$0"; exec "$@"', str(delay)] + argv
+        proc = box.start(argv, cwd, env)
         if timeout:
             threading.Timer(timeout / 1000, proc.kill).start()
         cid = "cmd_" + uuid.uuid4().hex[:24]

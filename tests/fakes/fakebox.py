@@ -134,6 +134,7 @@ class FakeBox:
         self.default_cwd = default_cwd
         self.procs = []
         self.destroyed = False
+        self.hidden = []  # programs the image lacks (option no_python3): not executable inside
 
     def host_path(self, path):
         path = os.path.normpath(path)
@@ -161,6 +162,8 @@ class FakeBox:
         cmd += ["--proc", "/proc", "--dev", "/dev"]
         for inside, host in self.mounts.items():
             cmd += ["--bind", host, inside]
+        for program in self.hidden:  # `command -v` no longer finds it; running it fails
+            cmd += ["--ro-bind", "/dev/null", program]
         cmd += ["--chdir", cwd or self.default_cwd, "--clearenv",
                 "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin",
                 "--setenv", "HOME", "/tmp", "--setenv", "MPLCONFIGDIR", "/tmp/.mpl",
@@ -204,6 +207,24 @@ class FakeState:
                 f["count"] = f.get("count", 1) - 1
                 return dict(f)
         return None
+
+    def new_box(self, box):
+        """A sandbox's FakeBox as the options say (no_python3: an image without python3)."""
+        if self.options.get("no_python3"):
+            box.hidden = [os.path.realpath("/usr/bin/python3"), "/usr/bin/python3"]
+        return box
+
+    def command_delay(self, line):
+        """Seconds a command waits before it starts (option command_delay: {"match": regex,
+        "seconds": s, "count": n}, e.g. a relay that is slow to reach its host); 0 for most."""
+        with self.lock:
+            opt = self.options.get("command_delay")
+            if not isinstance(opt, dict) or not re.search(opt.get("match", "$^"), line):
+                return 0
+            if opt.get("count", 1) <= 0:
+                return 0
+            opt["count"] = opt.get("count", 1) - 1
+            return float(opt.get("seconds", 1))
 
     def take_option(self, name):
         """A counted option: returns its value once per count (value dicts carry 'count')."""

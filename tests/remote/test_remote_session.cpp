@@ -2,9 +2,14 @@
 // Vercel and Daytona fakes, both languages: state kept in one remote sandbox, Out[n], interrupt
 // keeps state, restart clears it, the deadline restarts, processes an execution started gone
 // before it is billed, the sandbox's own timeout kept ahead of it and its expiry said, the idle
-// end, the session's sandbox recorded while it lives and gone (fake lists nothing) at the end.
+// end, the session's sandbox recorded while it lives and gone (fake lists nothing) at the end;
+// the state's lock never held while a sandbox ends (the GUI thread's nested event loop), table
+// windows fetched through the session host (a deadline, a bad answer), the remote idle allowance
+// from the idle setting, an interrupt that comes before its relay reaches the host, and an image
+// without python3 (the session host's) said and run fresh.
 #include "FakeProviderConfigs.h"
 #include "FakeServer.h"
+#include "FakeTimeouts.h"
 #include "TempDatabase.h"
 
 #include "core/accounting/UsageLedger.h"
@@ -22,6 +27,7 @@
 #include <QJsonArray>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 
 using namespace sandpad;
 
@@ -45,6 +51,21 @@ ExecutionResult wait(Run* run)
     ExecutionResult result = run->result();
     run->deleteLater();
     return result;
+}
+
+TableWindow waitForTable(NotebookSession& session, quint64 id)
+{
+    TableWindow got = TableWindow::failed(QStringLiteral("no answer in 60 s"));
+    QEventLoop loop;
+    QObject::connect(&session, &NotebookSession::tableFetched, &loop, [&](quint64 which, const TableWindow& window) {
+        if (which == id) {
+            got = window;
+            loop.quit();
+        }
+    });
+    QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+    loop.exec();
+    return got;
 }
 
 bool waitForOutput(Run* run, const QString& text)
@@ -79,6 +100,12 @@ class TestRemoteSession : public QObject {
         return provider;
     }
     FakeServer& fake() const { return providerName() == QLatin1String("vercel") ? *m_vercel : *m_daytona; }
+    bool vercel() const { return providerName() == QLatin1String("vercel"); }
+    // The relay of an execution, as the fake logs its start.
+    QString commandRoute() const
+    {
+        return vercel() ? QStringLiteral("^POST /v2/sandboxes/sessions/[^/]+/cmd$") : QStringLiteral("^POST /toolbox/.*/process/session/[^/]+/exec$");
+    }
     QString createRoute() const
     {
         return providerName() == QLatin1String("vercel") ? QStringLiteral("^POST /v2/sandboxes$") : QStringLiteral("^POST /api/sandbox$");
@@ -96,6 +123,13 @@ class TestRemoteSession : public QObject {
             if (!it.key().contains(u':'))
                 n += it.value().toObject().value(QLatin1String("destroyed")).toBool() ? 0 : 1;
         return n;
+    }
+    // The next two removals of a sandbox are answered 503 "retry after 1 s": ending one takes over
+    // 2 s, in the HTTP client's nested event loop.
+    void slowEnd()
+    {
+        fake().injectFault(vercel() ? QStringLiteral("^/v2/sandboxes/[^/]+$") : QStringLiteral("^/api/sandbox/[^/]+$"), 503, 2,
+                           QStringLiteral("DELETE"), 1);
     }
     void verifyCleaned()
     {
@@ -192,6 +226,174 @@ private slots:
         QCOMPARE(end.source, QStringLiteral("session"));
         QCOMPARE(end.costMicros, 0);
         QVERIFY(m_allocations->open(providerName()).isEmpty());
+    }
+
+    // The sound fix (NotebookSessionState::finish): ending a remote sandbox on the GUI thread spins
+    // the HTTP client's nested event loop, where the session's own timers (the JavaScript
+    // interrupt's resend) and the GUI's calls take the state's lock. Held across it, this hangs.
+    void endingNeverHoldsTheLock()
+    {
+        QCOMPARE(exec(Language::Python, QStringLiteral("x = 1")).status, RunStatus::Success); // an idle sandbox to end
+        Run* run = m_session->execute(Language::JavaScript, QStringLiteral("console.log('go'); await new Promise((r) => setTimeout(r, 60000));"),
+                                      QStringLiteral("cell"));
+        QVERIFY(waitForOutput(run, QStringLiteral("go")));
+        slowEnd();
+        int calls = 0;
+        QTimer poll; // the GUI asking while the sandbox ends
+        connect(&poll, &QTimer::timeout, this, [&] {
+            m_session->executionCount();
+            m_session->variables();
+            ++calls;
+        });
+        poll.start(20);
+        m_session->interrupt(); // the JavaScript resend is due in 300 ms: inside restart()'s HTTP
+        m_session->restart();
+        QVERIFY2(calls > 5, qPrintable(QString::number(calls))); // the nested loop ran them, unblocked
+        const ExecutionResult stopped = wait(run);
+        QVERIFY2(stopped.status == RunStatus::Cancelled, qPrintable(describe(stopped)));
+        QCOMPARE(stopped.costMicros, 0);
+        QTRY_COMPARE_WITH_TIMEOUT(liveSandboxes(), 0, 20000);
+        // The owner goes while a resend is pending and a sandbox ends slowly.
+        QCOMPARE(exec(Language::Python, QStringLiteral("x = 2")).status, RunStatus::Success);
+        run = m_session->execute(Language::JavaScript, QStringLiteral("console.log('go'); await new Promise((r) => setTimeout(r, 60000));"),
+                                 QStringLiteral("cell"));
+        QVERIFY(waitForOutput(run, QStringLiteral("go")));
+        connect(run, &Run::finished, run, &QObject::deleteLater);
+        poll.stop();
+        slowEnd();
+        m_session->interrupt();
+        m_session.reset();
+        QTRY_COMPARE_WITH_TIMEOUT(liveSandboxes(), 0, 30000);
+    }
+
+    void tableWindowsThroughTheHost()
+    {
+        QVERIFY2(exec(Language::Python, QStringLiteral(
+            "import pandas as pd\nimport numpy as np\ndf = pd.DataFrame({'a': range(5), 'b': list('vwxyz')})\n"
+            "big = np.arange(3_000_000).reshape(1_000_000, 3)")).status == RunStatus::Success, "a frame made");
+        TableRequest window;
+        window.name = QStringLiteral("df");
+        window.row = 1;
+        window.rows = 2;
+        TableWindow got = waitForTable(*m_session, m_session->fetchTable(window));
+        QVERIFY2(got.ok(), qPrintable(got.error));
+        QCOMPARE(got.type, QStringLiteral("pandas.DataFrame"));
+        QCOMPARE(got.totalRows, 5);
+        QCOMPARE(got.index, (QStringList{QStringLiteral("1"), QStringLiteral("2")}));
+        QCOMPARE(got.cells, (QList<QStringList>{{QStringLiteral("1"), QStringLiteral("w")}, {QStringLiteral("2"), QStringLiteral("x")}}));
+        // The same window limits as locally: never more than asked, however large the value.
+        window.name = QStringLiteral("big");
+        window.row = 999'998;
+        window.rows = 100000;
+        got = waitForTable(*m_session, m_session->fetchTable(window));
+        QVERIFY2(got.ok(), qPrintable(got.error));
+        QCOMPARE(got.totalRows, 1'000'000);
+        QCOMPARE(got.cells.size(), 2);
+        QCOMPARE(got.cells.last(), (QStringList{QStringLiteral("2999997"), QStringLiteral("2999998"), QStringLiteral("2999999")}));
+        window.name = QStringLiteral("nope");
+        got = waitForTable(*m_session, m_session->fetchTable(window));
+        QVERIFY2(got.error.contains(QStringLiteral("no variable named 'nope'")), qPrintable(got.error));
+        // Its own deadline: the value's code is interrupted, the session stays.
+        QCOMPARE(exec(Language::Python, QStringLiteral(
+            "import time\nclass Slow:\n    def __repr__(self):\n        time.sleep(30)\n        return 'late'\n"
+            "slow = pd.DataFrame({'s': [Slow()]})")).status, RunStatus::Success);
+        m_session->setFetchTimeoutMs(1000);
+        window.name = QStringLiteral("slow");
+        window.row = 0;
+        QElapsedTimer clock;
+        clock.start();
+        got = waitForTable(*m_session, m_session->fetchTable(window));
+        QVERIFY2(got.error.contains(QStringLiteral("deadline")), qPrintable(got.error));
+        qInfo("a slow value's fetch ended after %lld ms (fetch timeout 1000 ms)", clock.elapsed());
+        QCOMPARE(exec(Language::Python, QStringLiteral("len(df)")).result.value_or(QString()), QStringLiteral("5"));
+        // A bad answer (the cell rewrites the relay to answer garbage) is a clear error.
+        const ExecutionResult patched = exec(Language::Python, QStringLiteral(
+            "import os\np = os.path.join(os.path.dirname(__file__), 'session_host.py')\n"
+            "s = open(p).read().replace('sys.stdout.write(answer[\"fetched\"])', 'sys.stdout.write(\"not json\")')\n"
+            "open(p, 'w').write(s)"));
+        QVERIFY2(patched.status == RunStatus::Success, qPrintable(describe(patched)));
+        window.name = QStringLiteral("df");
+        got = waitForTable(*m_session, m_session->fetchTable(window));
+        QVERIFY2(got.error.contains(QStringLiteral("not a JSON object")) && got.error.contains(QStringLiteral("not json")), qPrintable(got.error));
+        QCOMPARE(fake().count(createRoute()), 1);
+        // A JavaScript session's listing: its values do not open as a table, and it says so.
+        QCOMPARE(exec(Language::JavaScript, QStringLiteral("let n = [1, 2, 3];")).status, RunStatus::Success);
+        window.name = QStringLiteral("n");
+        got = waitForTable(*m_session, m_session->fetchTable(window));
+        QVERIFY2(got.error.contains(QStringLiteral("do not open as a table")), qPrintable(got.error));
+    }
+
+    // The sandbox's own timeout follows the idle setting (plus RemoteSessionSandbox::kIdleMarginMs).
+    void idleAllowanceFollowsTheSetting_data()
+    {
+        QTest::addColumn<int>("idleMinutes");
+        QTest::newRow("7 min") << 7;
+        QTest::newRow("60 min") << 60;
+    }
+    void idleAllowanceFollowsTheSetting()
+    {
+        QFETCH(int, idleMinutes);
+        m_session->setIdleSeconds(idleMinutes * 60);
+        QCOMPARE(exec(Language::Python, QStringLiteral("x = 1")).status, RunStatus::Success);
+        const qint64 keepMs = qint64(idleMinutes) * 60000 + RemoteSessionSandbox::kIdleMarginMs;
+        if (vercel()) {
+            // The create's timeout plus every extension: at least the allowance from the execution's
+            // end, at most that plus the SDK-style slack of two extensions and the execution itself.
+            const qint64 total = vercelTimeoutGrantedMs(fake());
+            QVERIFY2(total >= keepMs && total <= keepMs + 11 * 60000,
+                     qPrintable(QStringLiteral("%1 ms for an allowance of %2 ms").arg(total).arg(keepMs)));
+        } else {
+            const int minutes = int(keepMs / 60000);
+            QCOMPARE(fake().count(QStringLiteral("^POST /api/sandbox/[^/]+/autostop/%1$").arg(minutes)), 1);
+            QCOMPARE(fake().count(QStringLiteral("^POST /api/sandbox/[^/]+/autostop/")), 1);
+        }
+    }
+
+    // The interrupt's relay reaches the host before the execution's (slow to start) does: the host
+    // keeps it for that execution, which stops at once and keeps the state.
+    void interruptBeforeTheRelayArrives()
+    {
+        QCOMPARE(exec(Language::Python, QStringLiteral("x = 5")).status, RunStatus::Success);
+        fake().inject(QJsonObject{{QStringLiteral("options"), QJsonObject{{QStringLiteral("command_delay"), QJsonObject{
+            {QStringLiteral("match"), QStringLiteral("session_host\\.py'? '?exec")}, {QStringLiteral("seconds"), 3}, {QStringLiteral("count"), 1}}}}}});
+        const int relays = fake().count(commandRoute());
+        Run* run = m_session->execute(Language::Python, QStringLiteral("import time\nprint('go', flush=True)\ntime.sleep(60)"), QStringLiteral("cell"));
+        QVERIFY(QTest::qWaitFor([&] { return fake().count(commandRoute()) > relays; }, 20000)); // started, not there yet
+        QElapsedTimer clock;
+        clock.start();
+        m_session->interrupt();
+        const ExecutionResult stopped = wait(run);
+        QVERIFY2(stopped.status == RunStatus::Cancelled, qPrintable(describe(stopped)));
+        QVERIFY2(stopped.error && stopped.error->name == QLatin1String("KeyboardInterrupt"), qPrintable(describe(stopped)));
+        qInfo("interrupted %lld ms after the press (the relay was 3 s late; lost, it would sleep 60 s)", clock.elapsed());
+        const ExecutionResult after = exec(Language::Python, QStringLiteral("x * 2"));
+        QVERIFY2(after.status == RunStatus::Success, qPrintable(describe(after)));
+        QCOMPARE(after.result.value_or(QString()), QStringLiteral("10"));
+        QCOMPARE(fake().count(createRoute()), 1);
+    }
+
+    // The session host is Python: a JavaScript session on an image without python3 says so at its
+    // start, and the language's next cells run fresh (until a restart tries again).
+    void imageWithoutPython()
+    {
+        fake().injectOption(QStringLiteral("no_python3"), true);
+        QElapsedTimer clock;
+        clock.start();
+        const ExecutionResult first = exec(Language::JavaScript, QStringLiteral("let a = 1; a"));
+        QCOMPARE(first.status, RunStatus::InfrastructureError);
+        QCOMPARE(first.costMicros, 0);
+        QVERIFY2(first.reason.contains(QStringLiteral("image has no python3; sessions on this provider need it"))
+                     && first.reason.contains(QStringLiteral("JavaScript cells will run fresh")), qPrintable(describe(first)));
+        qInfo("the missing python3 said after %lld ms", clock.elapsed());
+        QTRY_COMPARE_WITH_TIMEOUT(liveSandboxes(), 0, 10000);
+        QVERIFY(m_allocations->open(providerName()).isEmpty());
+        const ExecutionResult fresh = exec(Language::JavaScript, QStringLiteral("console.log('fresh')"));
+        QVERIFY2(fresh.status == RunStatus::Success, qPrintable(describe(fresh)));
+        QCOMPARE(fresh.stdoutText, QStringLiteral("fresh\n"));
+        QVERIFY(!fresh.executionCount); // not a session's execution
+        QCOMPARE(fake().count(createRoute()), 2);
+        m_session->restart(); // tried again: the image still has none
+        QCOMPARE(exec(Language::JavaScript, QStringLiteral("1")).status, RunStatus::InfrastructureError);
     }
 
     void errorsAndFiguresAsLocally()
@@ -355,7 +557,8 @@ private slots:
                 if (e.value(QLatin1String("path")).toString().endsWith(QLatin1String("/extend-timeout")))
                     longest = std::max(longest, e.value(QLatin1String("body")).toObject().value(QLatin1String("duration")).toInteger());
             }
-            QVERIFY2(longest > RemoteSessionSandbox::kIdleKeepMs - 300000, qPrintable(QString::number(longest)));
+            const qint64 keepMs = qint64(RemoteSessionSandbox::kDefaultIdleSeconds) * 1000 + RemoteSessionSandbox::kIdleMarginMs;
+            QVERIFY2(longest > keepMs - 300000, qPrintable(QString::number(longest)));
         } else {
             QVERIFY(fake().count(QStringLiteral("^POST /api/sandbox/[^/]+/autostop/32$")) == 1);
         }

@@ -12,6 +12,7 @@
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTimer>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 
@@ -115,12 +116,21 @@ QByteArray HttpResponse::header(const QByteArray& name) const
     return {};
 }
 
+namespace {
+quint64 currentThreadNumber()
+{
+    static std::atomic<quint64> next{0};
+    thread_local const quint64 mine = ++next;
+    return mine;
+}
+} // namespace
+
 HttpClient::HttpClient(QString service) : m_service(std::move(service)) {}
 
 HttpClient::~HttpClient()
 {
     // A manager must die in its own thread.
-    if (m_manager && m_managerThread != QThread::currentThread())
+    if (m_manager && m_managerThread != currentThreadNumber())
         m_manager.release()->deleteLater();
 }
 
@@ -145,12 +155,12 @@ RunControl* HttpClient::control() const { return m_control.data(); }
 
 QNetworkAccessManager* HttpClient::manager()
 {
-    if (!m_manager || m_managerThread != QThread::currentThread()) {
+    if (!m_manager || m_managerThread != currentThreadNumber()) {
         if (m_manager)
             m_manager.release()->deleteLater();
         m_manager = std::make_unique<QNetworkAccessManager>();
         m_manager->setAutoDeleteReplies(false);
-        m_managerThread = QThread::currentThread();
+        m_managerThread = currentThreadNumber();
     }
     return m_manager.get();
 }

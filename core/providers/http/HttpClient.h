@@ -131,7 +131,9 @@ private:
     QStringList m_secrets;
     QPointer<RunControl> m_control;
     std::unique_ptr<QNetworkAccessManager> m_manager;
-    QThread* m_managerThread = nullptr;
+    // The thread m_manager was made in, by a number never reused: a QThread's address is (a run's
+    // thread goes, the next run's may get it), and a remote session's sandbox serves many runs.
+    quint64 m_managerThread = 0;
     int m_requests = 0;
 };
 

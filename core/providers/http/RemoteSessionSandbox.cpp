@@ -7,6 +7,7 @@
 #include <QCryptographicHash>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRandomGenerator>
 
 namespace sandpad {
 
@@ -49,6 +50,30 @@ void RemoteSessionSandbox::fail(const QString& why)
                                                         : QStringLiteral("; ") + removed.detail));
 }
 
+void RemoteSessionSandbox::requirePython(RunControl& control)
+{
+    // `command -v` from the image's sh: a probe only after a failure, the normal start pays nothing.
+    SandboxCommand probe;
+    probe.argv = QStringList{QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("command -v python3 >/dev/null 2>&1")};
+    probe.cwd = workDir();
+    probe.timeoutMs = 30000;
+    CommandOutcome found;
+    try {
+        found = m_sandbox->run(probe, {}, control);
+    } catch (const ProviderError&) {
+        return; // the service's own error stands
+    }
+    if (found.cancelled || found.timedOut || found.exitCode.value_or(0) == 0)
+        return;
+    m_dead = true;
+    const CleanupReport removed = destroy();
+    throw NoSessionError(QStringLiteral("The sandbox's image has no python3; sessions on this provider need it (the "
+                                        "session host is Python); %1 cells will run fresh%2")
+                             .arg(m_language == Language::Python ? QStringLiteral("Python") : QStringLiteral("JavaScript"),
+                                  removed.confirmed ? QString() : QStringLiteral(" (%1)").arg(removed.detail)),
+                         removed.confirmed);
+}
+
 void RemoteSessionSandbox::start(RunControl& control, int readySeconds)
 {
     const QByteArray host = RuntimeProgram::sessionHostSource();
@@ -65,8 +90,13 @@ void RemoteSessionSandbox::start(RunControl& control, int readySeconds)
         m_starting = true;
         writeFiles(files);
         m_starting = false;
-        m_sandbox->startDetached(relay({QStringLiteral("serve"), workDir(), python ? QStringLiteral("python") : QStringLiteral("javascript"),
-                                        interpreter(m_language)}, 0));
+        try {
+            m_sandbox->startDetached(relay({QStringLiteral("serve"), workDir(), python ? QStringLiteral("python") : QStringLiteral("javascript"),
+                                            interpreter(m_language)}, 0));
+        } catch (const ProviderError&) {
+            requirePython(control); // a service may refuse a command it cannot find
+            throw;
+        }
         QByteArray said;
         const CommandOutcome ready = m_sandbox->run(
             relay({QStringLiteral("wait"), workDir(), QString::number(readySeconds)}, (readySeconds + 15) * 1000LL),
@@ -80,6 +110,8 @@ void RemoteSessionSandbox::start(RunControl& control, int readySeconds)
             destroy();
             throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Cancelled while starting the session"));
         }
+        if (ready.exitCode != 0)
+            requirePython(control);
         if (ready.exitCode != 0)
             fail(said.trimmed().isEmpty() ? QStringLiteral("the session's interpreter did not start (%1)")
                                                 .arg(ready.timedOut ? QStringLiteral("timed out")
@@ -108,6 +140,17 @@ void RemoteSessionSandbox::writeFiles(const QList<SandboxFile>& files)
         m_sandbox->writeFiles(changed);
     } catch (const ProviderError& e) {
         if (!m_starting && !m_sandbox->stillRunning())
+            throw gone(e.message());
+        throw;
+    }
+}
+
+void RemoteSessionSandbox::keepAhead(qint64 ms)
+{
+    try {
+        m_sandbox->keepAlive(ms);
+    } catch (const ProviderError& e) {
+        if (e.kind() == ProviderError::Kind::SandboxStopped || !m_sandbox->stillRunning())
             throw gone(e.message());
         throw;
     }
@@ -147,17 +190,13 @@ CommandOutcome RemoteSessionSandbox::run(const SandboxCommand& command, const Ou
         return outcome;
     }
     const qint64 timeoutMs = command.timeoutMs > 0 ? command.timeoutMs : 300000;
-    try {
-        m_sandbox->keepAlive(timeoutMs + kExecutionMarginMs);
-    } catch (const ProviderError& e) {
-        if (e.kind() == ProviderError::Kind::SandboxStopped || !m_sandbox->stillRunning())
-            throw gone(e.message());
-        throw;
-    }
-    QStringList args{QStringLiteral("exec"), workDir(), command.argv[2]};
+    keepAhead(timeoutMs + kExecutionMarginMs);
+    const QString execution = QStringLiteral("%1-%2").arg(QRandomGenerator::global()->generate64(), 0, 16).arg(++m_executions);
+    QStringList args{QStringLiteral("exec"), workDir(), command.argv[2], execution};
     {
         QMutexLocker lock(&m_mutex);
         m_executing = true;
+        m_execution = execution;
         if (m_pendingInterrupt) // the host holds it until the execution's code starts
             args << QStringLiteral("interrupt");
         m_pendingInterrupt = false;
@@ -197,7 +236,7 @@ CommandOutcome RemoteSessionSandbox::run(const SandboxCommand& command, const Ou
                                         .arg(word.value(QLatin1String("detail")).toString(QStringLiteral("no detail")))};
         }
         try { // the sandbox outlives an idle session (errors here are the next execution's)
-            m_sandbox->keepAlive(kIdleKeepMs);
+            m_sandbox->keepAlive(m_idleKeepMs);
         } catch (const ProviderError&) {
         }
         return outcome;
@@ -223,9 +262,10 @@ void RemoteSessionSandbox::interrupt()
         m_pendingInterrupt = true; // acquired, the execution not sent yet
         return;
     }
-    // A relay of its own, from a thread of its own: the execution's command is streaming here.
+    // A relay of its own, from a thread of its own: the execution's command is streaming here
+    // (or just being started: the host keeps an interrupt that comes before its execution).
     RemoteSandbox* sandbox = m_sandbox.get();
-    const SandboxCommand command = relay({QStringLiteral("interrupt"), workDir()}, 10000);
+    const SandboxCommand command = relay({QStringLiteral("interrupt"), workDir(), m_execution}, 10000);
     m_interrupts.emplace_back([sandbox, command] { sandbox->startFromAnyThread(command); });
 }
 
@@ -247,6 +287,81 @@ CleanupReport RemoteSessionSandbox::endExecution()
     if (m_dead)
         return destroy(); // the whole sandbox went (deadline, cancel, crash): confirmed like a one-run sandbox
     return m_lastCleanup;
+}
+
+QByteArray RemoteSessionSandbox::fetch(const QByteArray& request, RunControl& control, int timeoutMs)
+{
+    if (m_dead)
+        throw ProviderError(ProviderError::Kind::Io, QStringLiteral("The session has ended"));
+    if (request.contains('\n') || request.contains('\t'))
+        throw ProviderError(ProviderError::Kind::Io, QStringLiteral("A fetch request is one line of JSON"));
+    if (control.isCancelled())
+        throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Cancelled"));
+    timeoutMs = qMax(100, timeoutMs);
+    const qint64 relayMs = qint64(timeoutMs) + kFetchGraceMs + 15000; // the host's kill comes first
+    keepAhead(relayMs + kExecutionMarginMs);
+    QByteArray answer, said;
+    bool over = false;
+    CommandOutcome outcome;
+    try {
+        outcome = m_sandbox->run(
+            relay({QStringLiteral("fetch"), workDir(), QString::number(timeoutMs / 1000.0, 'f', 3), QString::fromLatin1(request.toHex())}, relayMs),
+            [&](OutputStream stream, const QByteArray& bytes) {
+                if (stream == OutputStream::Stderr) {
+                    said += bytes.left(2000 - said.size());
+                } else if (answer.size() + bytes.size() > kMaxFetchBytes) {
+                    over = true;
+                } else {
+                    answer += bytes;
+                }
+            },
+            control);
+    } catch (const ProviderError& e) {
+        if (e.kind() == ProviderError::Kind::Cancelled)
+            throw;
+        if (!m_sandbox->stillRunning())
+            throw gone(e.message());
+        throw;
+    }
+    if (outcome.cancelled || control.isCancelled()) {
+        m_dead = true; // the interpreter may still be answering: the session cannot be trusted
+        throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Cancelled"));
+    }
+    if (outcome.timedOut) {
+        m_dead = true;
+        throw ProviderError(ProviderError::Kind::Io, QStringLiteral("The session did not answer the fetch within %1 s: the session was ended")
+                                                         .arg(relayMs / 1000));
+    }
+    const QString why = QString::fromUtf8(said.trimmed());
+    switch (outcome.exitCode.value_or(-1)) {
+    case kDone:
+        break;
+    case kDead:
+        m_dead = true;
+        throw ProviderError(ProviderError::Kind::Io, QStringLiteral("The session's interpreter ended while answering (%1): the session was ended")
+                                                         .arg(why.isEmpty() ? QStringLiteral("no detail") : why));
+    case kNoHost:
+        m_dead = true;
+        if (!m_sandbox->stillRunning())
+            throw gone(QStringLiteral("its interpreter is gone"));
+        throw ProviderError(ProviderError::Kind::Protocol, QStringLiteral("The session's interpreter is not running in its sandbox any more"));
+    default:
+        throw ProviderError(ProviderError::Kind::Protocol, QStringLiteral("The session could not answer the fetch: %1")
+                                                               .arg(why.isEmpty() ? QStringLiteral("exit code %1").arg(outcome.exitCode.value_or(-1)) : why));
+    }
+    if (over)
+        throw ProviderError(ProviderError::Kind::Protocol, QStringLiteral("The session's answer was over %1 bytes").arg(kMaxFetchBytes));
+    QJsonParseError parsed{};
+    if (!QJsonDocument::fromJson(answer, &parsed).isObject())
+        throw ProviderError(ProviderError::Kind::Protocol, QStringLiteral("The session's answer was not a JSON object (%1): %2")
+                                                               .arg(parsed.error == QJsonParseError::NoError ? QStringLiteral("another JSON value")
+                                                                                                             : parsed.errorString(),
+                                                                    QString::fromUtf8(answer.left(80))));
+    try { // browsing the session's values is using it: its idle allowance starts again
+        m_sandbox->keepAlive(m_idleKeepMs);
+    } catch (const ProviderError&) {
+    }
+    return answer;
 }
 
 CleanupReport RemoteSessionSandbox::destroy()

@@ -16,16 +16,26 @@ namespace sandpad {
 // the session's interpreter (session.py / session.mjs, as locally). Each execution is an ordinary
 // streamed remote command, the relay, which hands the host its stdout/stderr and exits with the
 // execution's status once every process the execution started is confirmed gone. An interrupt
-// is a relay of its own, sent from a thread of its own; the deadline or a cancel kill the relay
-// and end the whole session (the sandbox is deleted and confirmed gone). The sandbox's own
-// timeout is moved as needed (RemoteSandbox::keepAlive); when the service stopped it anyway, the
-// execution says so and the next one starts a new session. Used from one thread, but interrupt().
+// is a relay of its own, sent from a thread of its own, naming its execution (the host keeps one
+// that comes before its execution's relay); the deadline or a cancel kill the relay and end the
+// whole session (the sandbox is deleted and confirmed gone). A table fetch is a relay too. The
+// sandbox's own timeout is moved as needed (RemoteSandbox::keepAlive): ahead of each execution's
+// deadline, and after it by the idle setting plus a margin; when the service stopped it anyway,
+// the execution says so and the next one starts a new session. The session host is Python: an
+// image without python3 cannot keep a session (NoSessionError). Used from one thread at a time
+// (an execution's or a fetch's), but interrupt().
 class RemoteSessionSandbox : public SessionSandbox {
 public:
     // Before each execution the sandbox must have this much time left beyond its deadline; after
-    // it, the time a session may sit idle (NotebookSession's default idle end, plus a margin).
+    // it, the time the session may sit idle (setIdleSeconds(), NotebookSession's idle end) plus
+    // kIdleMarginMs.
     static constexpr qint64 kExecutionMarginMs = 120 * 1000;
-    static constexpr qint64 kIdleKeepMs = (30 + 2) * 60 * 1000;
+    static constexpr qint64 kIdleMarginMs = 2 * 60 * 1000;
+    static constexpr int kDefaultIdleSeconds = 30 * 60;
+    // A fetch: the host interrupts the value's code at its timeout and kills the interpreter this
+    // much later; the relay's own deadline is a little beyond. What one answer may be.
+    static constexpr int kFetchGraceMs = 3000;
+    static constexpr qint64 kMaxFetchBytes = 4 << 20;
 
     RemoteSessionSandbox(std::unique_ptr<RemoteSandbox> sandbox, Language language);
     ~RemoteSessionSandbox() override;
@@ -49,6 +59,9 @@ public:
     void interrupt() override;
     bool isAlive() override { return !m_dead; }
     CleanupReport endExecution() override;
+    QByteArray fetch(const QByteArray& request, RunControl& control, int timeoutMs) override;
+    void setIdleSeconds(int seconds) override { m_idleKeepMs = qint64(qMax(1, seconds)) * 1000 + kIdleMarginMs; }
+    qint64 idleKeepMs() const { return m_idleKeepMs; }
 
     RemoteSandbox& remote() { return *m_sandbox; }
     // How many stray processes the host killed after the last execution.
@@ -60,6 +73,11 @@ private:
     // W/.session/exec.json: the host's word on the last execution.
     QJsonObject lastExecution();
     [[noreturn]] void fail(const QString& why); // deletes the sandbox, throws ProviderError(Io)
+    // After a failed start: whether the image has python3 (the host's); deletes the sandbox and
+    // throws NoSessionError when it has not.
+    void requirePython(RunControl& control);
+    // The sandbox's own timeout ahead of `ms` from now (SandboxStopped: gone()).
+    void keepAhead(qint64 ms);
     // The service stopped the sandbox by itself (its timeout, auto-stop): the session is over.
     ProviderError gone(const QString& how);
     void joinInterrupts();
@@ -71,6 +89,9 @@ private:
     QMutex m_mutex;                      // interrupt() from another thread
     bool m_executing = false;
     bool m_pendingInterrupt = false;
+    QString m_execution; // the id of the execution going on (the host's name for it)
+    quint64 m_executions = 0;
+    qint64 m_idleKeepMs = qint64(kDefaultIdleSeconds) * 1000 + kIdleMarginMs;
     std::vector<std::thread> m_interrupts;
     bool m_dead = false;
     CleanupReport m_lastCleanup{true, {}};

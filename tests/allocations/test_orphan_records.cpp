@@ -3,6 +3,7 @@
 // record and says so on stderr. The same for a notebook session's sandbox (`--session`).
 #include "FakeProviderConfigs.h"
 #include "FakeServer.h"
+#include "TestChecks.h"
 
 #include "core/allocations/RemoteAllocations.h"
 #include "core/providers/vercel/VercelProvider.h"
@@ -58,15 +59,49 @@ class TestOrphanRecords : public QObject {
         return n;
     }
 
-    void startCli(QProcess& p, const Fake& fake, const QTemporaryDir& dir, const QString& provider, const QString& file)
+    // sandpad-run on `provider` with `args`, in the workspace at `dir` (data/, config/).
+    void startCliWith(QProcess& p, const Fake& fake, const QTemporaryDir& dir, const QString& provider, const QStringList& args)
     {
         QProcessEnvironment env = fake.env;
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
         p.setProcessEnvironment(env);
         p.start(QStringLiteral(SANDPAD_BINARY_DIR "/app/sandpad-run/sandpad-run"),
-                {QStringLiteral("--data-dir"), dir.filePath(QStringLiteral("data")), QStringLiteral("--provider"), provider,
-                 QStringLiteral("--timeout"), QStringLiteral("120"), dir.filePath(file)});
+                QStringList{QStringLiteral("--data-dir"), dir.filePath(QStringLiteral("data")), QStringLiteral("--provider"),
+                            provider} + args);
         QVERIFY2(p.waitForStarted(), qPrintable(p.errorString()));
+    }
+
+    // sandpad-run on `provider` running `file` (at most 120 s).
+    void startCli(QProcess& p, const Fake& fake, const QTemporaryDir& dir, const QString& provider, const QString& file)
+    {
+        startCliWith(p, fake, dir, provider, {QStringLiteral("--timeout"), QStringLiteral("120"), dir.filePath(file)});
+    }
+
+    // The killed sandpad-run left its sandbox running and its record open.
+    void verifyLeftBehind(FakeServer& fake, const QTemporaryDir& dir, const QString& provider)
+    {
+        QCOMPARE(liveSandboxes(fake), 1);
+        Database db(dir.filePath(QStringLiteral("data")));
+        QVERIFY(db.open());
+        QCOMPARE(RemoteAllocations(db).open(provider).size(), 1);
+    }
+
+    // The next sandpad-run (short.py) succeeds, removes the sandbox left behind and says so on
+    // stderr, and closes its record; *out gets what it printed.
+    void verifyNextRunReconciles(const Fake& fake, const QTemporaryDir& dir, const QString& provider, QByteArray* out)
+    {
+        QProcess second;
+        startCli(second, fake, dir, provider, QStringLiteral("short.py"));
+        QVERIFY(second.waitForFinished(120000));
+        const QByteArray err = second.readAllStandardError();
+        QCOMPARE(second.exitCode(), 0);
+        *out = second.readAllStandardOutput();
+        QVERIFY2(err.contains("removed 1 ") && err.contains(" sandbox left by a run that did not finish"), err.constData());
+        QString why;
+        QVERIFY2(fake.server->allCleaned(&why), qPrintable(why));
+        Database db(dir.filePath(QStringLiteral("data")));
+        QVERIFY(db.open());
+        QVERIFY(RemoteAllocations(db).open().isEmpty());
     }
 
     void write(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
@@ -112,25 +147,10 @@ private slots:
         QVERIFY2(out.contains("started"), (out + first.readAllStandardError()).constData());
         first.kill(); // SIGKILL: no cleanup of any kind
         QVERIFY(first.waitForFinished(10000));
-        QCOMPARE(liveSandboxes(*fake.server), 1);
-        {
-            Database db(dir.filePath(QStringLiteral("data")));
-            QVERIFY(db.open());
-            QCOMPARE(RemoteAllocations(db).open(provider).size(), 1);
-        }
-
-        QProcess second;
-        startCli(second, fake, dir, provider, QStringLiteral("short.py"));
-        QVERIFY(second.waitForFinished(120000));
-        const QByteArray err = second.readAllStandardError();
-        QCOMPARE(second.exitCode(), 0);
-        QVERIFY(second.readAllStandardOutput().contains("after"));
-        QVERIFY2(err.contains("removed 1 ") && err.contains(" sandbox left by a run that did not finish"), err.constData());
-        QString why;
-        QVERIFY2(fake.server->allCleaned(&why), qPrintable(why));
-        Database db(dir.filePath(QStringLiteral("data")));
-        QVERIFY(db.open());
-        QVERIFY(RemoteAllocations(db).open().isEmpty());
+        SANDPAD_CHECK(verifyLeftBehind(*fake.server, dir, provider));
+        QByteArray secondOut;
+        SANDPAD_CHECK(verifyNextRunReconciles(fake, dir, provider, &secondOut));
+        QVERIFY(secondOut.contains("after"));
     }
 
     void killedSessionIsReconciledAtTheNextStart_data() { killedRunIsReconciledAtTheNextStart_data(); }
@@ -146,13 +166,7 @@ private slots:
         QTemporaryDir dir;
         write(dir, QStringLiteral("short.py"), "print('after')\n");
         QProcess first;
-        QProcessEnvironment env = fake.env;
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
-        first.setProcessEnvironment(env);
-        first.start(QStringLiteral(SANDPAD_BINARY_DIR "/app/sandpad-run/sandpad-run"),
-                    {QStringLiteral("--data-dir"), dir.filePath(QStringLiteral("data")), QStringLiteral("--provider"), provider,
-                     QStringLiteral("--session")});
-        QVERIFY2(first.waitForStarted(), qPrintable(first.errorString()));
+        SANDPAD_CHECK(startCliWith(first, fake, dir, provider, {QStringLiteral("--session")}));
         first.write("{\"code\": \"x = 41\"}\n");
         QByteArray out;
         QVERIFY2(QTest::qWaitFor([&] {
@@ -164,23 +178,9 @@ private slots:
                  (out + first.readAllStandardError()).constData());
         first.kill(); // SIGKILL between executions: the session's sandbox is left
         QVERIFY(first.waitForFinished(10000));
-        QCOMPARE(liveSandboxes(*fake.server), 1);
-        {
-            Database db(dir.filePath(QStringLiteral("data")));
-            QVERIFY(db.open());
-            QCOMPARE(RemoteAllocations(db).open(provider).size(), 1);
-        }
-        QProcess second;
-        startCli(second, fake, dir, provider, QStringLiteral("short.py"));
-        QVERIFY(second.waitForFinished(120000));
-        const QByteArray err = second.readAllStandardError();
-        QCOMPARE(second.exitCode(), 0);
-        QVERIFY2(err.contains("removed 1 ") && err.contains(" sandbox left by a run that did not finish"), err.constData());
-        QString why;
-        QVERIFY2(fake.server->allCleaned(&why), qPrintable(why));
-        Database db(dir.filePath(QStringLiteral("data")));
-        QVERIFY(db.open());
-        QVERIFY(RemoteAllocations(db).open().isEmpty());
+        SANDPAD_CHECK(verifyLeftBehind(*fake.server, dir, provider));
+        QByteArray secondOut;
+        SANDPAD_CHECK(verifyNextRunReconciles(fake, dir, provider, &secondOut));
     }
 };
 

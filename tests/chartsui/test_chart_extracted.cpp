@@ -2,6 +2,8 @@
 // Picture/Interactive toggle (the PNG kept), the thumbnail says which, both export; the viewer
 // draws what extraction adds (composite grids, horizontal and grouped bars, twin axes, log scales,
 // error bars, colours, custom tick labels).
+#include "TestImages.h"
+
 #include "core/charts/ChartColumns.h"
 #include "core/charts/ChartSpec.h"
 #include "core/run/ExecutionResult.h"
@@ -13,7 +15,6 @@
 
 #include <qcustomplot.h>
 
-#include <QBuffer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QListWidget>
@@ -29,11 +30,7 @@ QByteArray makePng()
 {
     QImage image(64, 48, QImage::Format_RGB32);
     image.fill(Qt::white);
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    image.save(&buffer, "PNG");
-    return bytes;
+    return pngBytes(image);
 }
 
 QJsonObject obj(const char* json)

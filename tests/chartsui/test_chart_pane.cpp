@@ -1,12 +1,13 @@
 // ChartPane lists a run's charts as thumbnails and shows the selected one in the right viewer;
 // PngView loads, zooms, saves.
+#include "TestImages.h"
+
 #include "ui/charts/ChartPane.h"
 #include "ui/charts/ChartViewer.h"
 #include "ui/charts/PngView.h"
 
 #include <qcustomplot.h>
 
-#include <QBuffer>
 #include <QJsonArray>
 #include <QListWidget>
 #include <QTemporaryDir>
@@ -22,11 +23,7 @@ QByteArray makePng(int w, int h)
     image.fill(Qt::white);
     for (int x = 0; x < w; ++x)
         image.setPixel(x, h / 2, qRgb(255, 0, 0));
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    image.save(&buffer, "PNG");
-    return bytes;
+    return pngBytes(image);
 }
 
 RunChart pngChart(int w, int h)

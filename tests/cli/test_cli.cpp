@@ -1,19 +1,12 @@
 // sandpad-run as a user runs it: the real binary, real bwrap, a temporary workspace.
-#include <QDeadlineTimer>
+#include "CliDriver.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
-#include <QTemporaryDir>
 #include <QtTest>
 
-#include <cerrno>
-#include <csignal>
-#include <poll.h>
-#include <pty.h>
-#include <sys/wait.h>
-#include <termios.h>
-#include <unistd.h>
+using namespace sandpad;
 
 // Control characters, C1 controls and bidi overrides a snippet writes to take over the user's
 // terminal: the title, the clipboard (OSC 52), the screen, a fake status line over the real one.
@@ -29,144 +22,28 @@ static const char kHostileSnippet[] =
 
 class TestCli : public QObject {
     Q_OBJECT
-    QTemporaryDir m_dir;
+    CliDriver m_cli;
 
-    struct Run {
-        int exitCode = -1;
-        QByteArray out, err;
-        QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-        QJsonArray array() const { return QJsonDocument::fromJson(out).array(); }
-    };
-
-    Run cli(const QStringList& args, const QByteArray& stdinData = {})
-    {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("SANDPAD_PROVIDER"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(SANDPAD_BINARY_DIR "/app/sandpad-run/sandpad-run"),
-                QStringList{QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("data"))} + args);
-        if (!p.waitForStarted()) {
-            QTest::qFail(qPrintable(QStringLiteral("sandpad-run did not start: ") + p.errorString()), __FILE__, __LINE__);
-            return {};
-        }
-        if (!stdinData.isEmpty())
-            p.write(stdinData);
-        p.closeWriteChannel();
-        if (!p.waitForFinished(m_cliTimeoutMs)) {
-            // A hung CLI is a failure of its own, not an exit code of -1 for the caller to misread.
-            p.kill();
-            p.waitForFinished(5000);
-            failHung(args, p.readAllStandardOutput(), p.readAllStandardError());
-            return {};
-        }
-        if (p.exitStatus() != QProcess::NormalExit) {
-            QTest::qFail(qPrintable(QStringLiteral("sandpad-run %1 crashed: %2")
-                                        .arg(args.join(u' '), QString::fromUtf8(p.readAllStandardError().right(2000)))),
-                         __FILE__, __LINE__);
-            return {};
-        }
-        return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-    }
-    // Every run of sandpad-run here ends well within this (a cold run is ~0.3 s, the slowest case a
-    // 1 s timeout); past it the CLI is hung: it is killed and the test fails saying so.
-    static constexpr int kCliTimeoutMs = 120000;
-    int m_cliTimeoutMs = kCliTimeoutMs; // hungCliIsKilledAndReported shortens it; init() restores it
-    void failHung(const QStringList& args, const QByteArray& out, const QByteArray& err)
-    {
-        QTest::qFail(qPrintable(QStringLiteral("sandpad-run %1 did not finish within %2 s and was killed; stdout: %3; stderr: %4")
-                                    .arg(args.join(u' ')).arg(m_cliTimeoutMs / 1000.0)
-                                    .arg(QString::fromUtf8(out.right(2000)), QString::fromUtf8(err.right(2000)))),
-                     __FILE__, __LINE__);
-    }
+    using Run = CliRun;
+    Run cli(const QStringList& args, const QByteArray& stdinData = {}) { return m_cli.run(args, stdinData); }
     // sandpad-run on a pseudo-terminal (stdin, stdout and stderr), raw: no CR added to newlines.
-    Run ptyCli(const QStringList& args)
-    {
-        QList<QByteArray> argv{QByteArray(SANDPAD_BINARY_DIR "/app/sandpad-run/sandpad-run"), QByteArray("--data-dir"),
-                               m_dir.filePath(QStringLiteral("data")).toLocal8Bit()};
-        for (const QString& a : args)
-            argv << a.toLocal8Bit();
-        QList<QByteArray> env;
-        const QProcessEnvironment system = QProcessEnvironment::systemEnvironment();
-        for (const QString& key : system.keys())
-            if (key != u"SANDPAD_PROVIDER" && key != u"XDG_CONFIG_HOME")
-                env << (key + u'=' + system.value(key)).toLocal8Bit();
-        env << "XDG_CONFIG_HOME=" + m_dir.filePath(QStringLiteral("config")).toLocal8Bit();
-        // Built before fork: the child may only exec.
-        std::vector<char*> argvp, envp;
-        for (QByteArray& a : argv)
-            argvp.push_back(a.data());
-        argvp.push_back(nullptr);
-        for (QByteArray& e : env)
-            envp.push_back(e.data());
-        envp.push_back(nullptr);
-        termios raw{};
-        cfmakeraw(&raw);
-        int master = -1;
-        const pid_t pid = forkpty(&master, nullptr, &raw, nullptr);
-        if (pid == 0) {
-            execve(argvp[0], argvp.data(), envp.data());
-            _exit(127);
-        }
-        Run run;
-        if (pid < 0)
-            return run;
-        char buf[65536];
-        QDeadlineTimer deadline(m_cliTimeoutMs);
-        bool hung = false;
-        for (;;) { // until the child's side is closed (EIO), or the CLI is hung
-            pollfd pfd{master, POLLIN, 0};
-            const int ready = ::poll(&pfd, 1, int(std::min<qint64>(deadline.remainingTime(), 1000)));
-            if (ready < 0 && errno == EINTR)
-                continue;
-            if (ready == 0) {
-                if (deadline.hasExpired()) {
-                    hung = true;
-                    break;
-                }
-                continue;
-            }
-            const ssize_t n = ::read(master, buf, sizeof buf);
-            if (n <= 0)
-                break;
-            run.out.append(buf, n);
-        }
-        if (hung)
-            ::kill(pid, SIGKILL);
-        ::close(master);
-        int status = 0;
-        ::waitpid(pid, &status, 0);
-        if (hung) {
-            failHung(args, run.out, {});
-            return {};
-        }
-        run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        return run;
-    }
+    Run ptyCli(const QStringList& args) { return m_cli.runOnTerminal(args); }
     QString hostileFile()
     {
         return file(QStringLiteral("hostile.py"),
                     QByteArray(kHostileSnippet).replace("HOSTILE", '"' + kHostileOutput.toHex() + '"'));
     }
 
-    QString file(const QString& name, const QByteArray& content)
-    {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        f.open(QIODevice::WriteOnly);
-        f.write(content);
-        return path;
-    }
+    QString file(const QString& name, const QByteArray& content) { return m_cli.file(name, content); }
 
 private slots:
-    void init() { m_cliTimeoutMs = kCliTimeoutMs; }
+    void init() { m_cli.setTimeoutMs(CliDriver::kDefaultTimeoutMs); }
 
     // The helper itself: a sandpad-run that outlives the helper's patience is killed, and the
     // test fails saying so (expected here), instead of reading an exit code from a hung process.
     void hungCliIsKilledAndReported()
     {
-        m_cliTimeoutMs = 1500;
+        m_cli.setTimeoutMs(1500); // init() restores it
         const QString slow = file(QStringLiteral("hang.py"), "import time\ntime.sleep(30)\n");
         QEXPECT_FAIL("", "sandpad-run sleeps for 30 s: the helper kills it after 1.5 s and fails", Continue);
         const Run r = cli({QStringLiteral("--timeout"), QStringLiteral("60"), slow});
@@ -242,7 +119,7 @@ private slots:
 
     void chartsSavedAsFiles()
     {
-        const QString charts = m_dir.filePath(QStringLiteral("charts"));
+        const QString charts = m_cli.path(QStringLiteral("charts"));
         QDir().mkpath(charts);
         auto r = cli({QStringLiteral("--charts-dir"), charts,
                       file(QStringLiteral("plot.py"), "import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\n")});
@@ -288,7 +165,7 @@ private slots:
     // (it wrote 20,000 files), with the limit in the message.
     void tooManyChartsWriteNoFiles()
     {
-        const QString charts = m_dir.filePath(QStringLiteral("many-charts"));
+        const QString charts = m_cli.path(QStringLiteral("many-charts"));
         QDir().mkpath(charts);
         const QByteArray code =
             "import json, os\n"

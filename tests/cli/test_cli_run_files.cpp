@@ -1,56 +1,24 @@
 // sandpad-run's run files as a user runs them (the real binary, real bwrap, a temporary
 // workspace): --input (repeatable, bad files refused), --stdin FILE|-, --artifacts-dir (text and
 // --json; never over an existing file), and `artifacts` in --json.
+#include "CliDriver.h"
+#include "LocalRunFixture.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
-#include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QTest>
+
+using namespace sandpad;
 
 class TestCliRunFiles : public QObject {
     Q_OBJECT
-    QTemporaryDir m_dir;
+    CliDriver m_cli{{QStringLiteral("--provider"), QStringLiteral("local")}};
 
-    struct Result {
-        int exitCode = -1;
-        QByteArray out, err;
-        QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-    };
-
-    Result cli(const QStringList& args, const QByteArray& stdinData = {})
-    {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("SANDPAD_PROVIDER"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(SANDPAD_BINARY_DIR "/app/sandpad-run/sandpad-run"),
-                QStringList{QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("data")), QStringLiteral("--provider"),
-                            QStringLiteral("local")} + args);
-        if (!p.waitForStarted())
-            return {};
-        p.write(stdinData);
-        p.closeWriteChannel();
-        if (!p.waitForFinished(120000)) {
-            p.kill();
-            p.waitForFinished(5000);
-            return {};
-        }
-        return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-    }
-
-    QString file(const QString& name, const QByteArray& content)
-    {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        f.open(QIODevice::WriteOnly);
-        f.write(content);
-        return path;
-    }
+    using Result = CliRun;
+    Result cli(const QStringList& args, const QByteArray& stdinData = {}) { return m_cli.run(args, stdinData); }
+    QString file(const QString& name, const QByteArray& content) { return m_cli.file(name, content); }
 
     static QByteArray read(const QString& path)
     {
@@ -61,7 +29,7 @@ class TestCliRunFiles : public QObject {
 private slots:
     void initTestCase()
     {
-        if (QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty())
+        if (!LocalRunFixture::hasBubblewrap())
             QSKIP("bubblewrap is not installed");
     }
 
@@ -71,7 +39,7 @@ private slots:
             "import os\nrows = open('data.csv').read().split()\nname = input()\n"
             "os.makedirs('out', exist_ok=True)\nopen('out/report.txt', 'w').write(name + ':' + str(len(rows)))\n"
             "print(sorted(os.listdir('.')))\n");
-        const QString dir = m_dir.filePath(QStringLiteral("artifacts"));
+        const QString dir = m_cli.path(QStringLiteral("artifacts"));
         const Result r = cli({QStringLiteral("--input"), file(QStringLiteral("data.csv"), "a\nb\nc\n"), QStringLiteral("--input"),
                               file(QStringLiteral("more.txt"), "m"), QStringLiteral("--stdin"), QStringLiteral("-"),
                               QStringLiteral("--artifacts-dir"), dir, code},
@@ -82,7 +50,7 @@ private slots:
         QVERIFY(r.err.contains("file out/report.txt saved to "));
         QVERIFY(!QFile::exists(dir + QStringLiteral("/data.csv"))); // an unchanged input is not a result
         // Again into the same folder: the existing file is not overwritten, and it says so.
-        const Result again = cli({QStringLiteral("--input"), m_dir.filePath(QStringLiteral("data.csv")), QStringLiteral("--stdin"),
+        const Result again = cli({QStringLiteral("--input"), m_cli.path(QStringLiteral("data.csv")), QStringLiteral("--stdin"),
                                   file(QStringLiteral("in.txt"), "Bob\n"), QStringLiteral("--artifacts-dir"), dir, code});
         QCOMPARE(again.exitCode, 0);
         QVERIFY2(again.err.contains("exists already (not overwritten)"), again.err.constData());
@@ -103,7 +71,7 @@ private slots:
         QCOMPARE(small.value(QStringLiteral("sha256")).toString().size(), 64);
         QCOMPARE(big.value(QStringLiteral("size")).toInteger(), 2 << 20);
         QVERIFY(!big.contains(QStringLiteral("base64"))); // over 1 MiB: only with --artifacts-dir
-        const QString dir = m_dir.filePath(QStringLiteral("json-artifacts"));
+        const QString dir = m_cli.path(QStringLiteral("json-artifacts"));
         r = cli({QStringLiteral("--json"), QStringLiteral("--artifacts-dir"), dir, code});
         artifacts = r.json().value(QStringLiteral("artifacts")).toArray();
         QCOMPARE(artifacts[0].toObject().value(QStringLiteral("path")).toString(), QDir(dir).absoluteFilePath(QStringLiteral("big.bin")));
@@ -113,10 +81,10 @@ private slots:
     void badInputIsAUsageError()
     {
         const QString code = file(QStringLiteral("p.py"), "print(1)\n");
-        Result r = cli({QStringLiteral("--input"), m_dir.filePath(QStringLiteral("nope.csv")), code});
+        Result r = cli({QStringLiteral("--input"), m_cli.path(QStringLiteral("nope.csv")), code});
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("--input " + m_dir.filePath(QStringLiteral("nope.csv")).toUtf8() + " does not exist"), r.err.constData());
-        r = cli({QStringLiteral("--input"), m_dir.path(), code});
+        QVERIFY2(r.err.contains("--input " + m_cli.path(QStringLiteral("nope.csv")).toUtf8() + " does not exist"), r.err.constData());
+        r = cli({QStringLiteral("--input"), m_cli.root(), code});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("is not a regular file"));
         r = cli({QStringLiteral("--stdin"), QStringLiteral("-"), QStringLiteral("-")}, "print(1)\n");

@@ -1,6 +1,7 @@
 // The files a run left, in its notebook entry (offscreen, no execution): images inline, every file
 // a row with Open / Save As; Save writes the bytes; Open makes a private, non-executable copy and
 // never hands a runnable file to the desktop.
+#include "TestImages.h"
 #include "TestRecords.h"
 
 #include "core/run/Run.h"
@@ -9,11 +10,9 @@
 #include "ui/console/RunNotebook.h"
 
 #include <QApplication>
-#include <QBuffer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QImage>
 #include <QLabel>
 #include <QPushButton>
 #include <QTemporaryDir>
@@ -22,17 +21,6 @@
 using namespace sandpad;
 
 namespace {
-
-QByteArray pngBytes(int w, int h)
-{
-    QImage image(w, h, QImage::Format_RGB32);
-    image.fill(Qt::red);
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    image.save(&buffer, "PNG");
-    return bytes;
-}
 
 RunArtifact artifact(const QString& name, const QString& type, const QByteArray& content)
 {
@@ -57,7 +45,7 @@ private slots:
     {
         RunNotebook notebook;
         ExecutionResult r = runResult(QStringLiteral("run-art-1"), QStringLiteral("files.py"), QStringLiteral("success"));
-        r.artifacts = {artifact(QStringLiteral("plot.png"), QStringLiteral("image/png"), pngBytes(800, 400)),
+        r.artifacts = {artifact(QStringLiteral("plot.png"), QStringLiteral("image/png"), redPng(800, 400)),
                        artifact(QStringLiteral("out/data.csv"), QStringLiteral("text/csv"), QByteArray("a,b\n1,2\n"))};
         RunEntry* entry = notebook.addFinished(new Run(r));
         auto* list = entry->findChild<ArtifactList*>();

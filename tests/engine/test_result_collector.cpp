@@ -1,6 +1,9 @@
 // ResultCollector on what a snippet can put on the result channel (it runs in the wrapper's
 // process, so any bytes): results over the limits of ResultLimits and broken PNGs are refused
 // with a message that names the limit and the size; a 1,000,000-point line chart still works.
+#include "OutDirSandbox.h"
+#include "TestImages.h"
+
 #include "core/charts/ChartSpec.h"
 #include "core/engine/ResultCollector.h"
 #include "core/run/ExecutionResult.h"
@@ -8,7 +11,6 @@
 #include "core/runtime/RuntimeProgram.h"
 #include "core/sandbox/Sandbox.h"
 
-#include <QBuffer>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -19,26 +21,6 @@
 using namespace sandpad;
 
 namespace {
-
-// A sandbox that has only files: what the wrapper (or a snippet posing as it) left in out/.
-class FileSandbox : public Sandbox {
-public:
-    QMap<QString, QByteArray> files; // by name in out/
-    QString id() const override { return QStringLiteral("files"); }
-    QString workDir() const override { return QStringLiteral("/w"); }
-    QString interpreter(Language) const override { return QStringLiteral("python3"); }
-    QStringList pipArguments() const override { return {}; }
-    void writeFiles(const QList<SandboxFile>&) override {}
-    CommandOutcome run(const SandboxCommand&, const OutputCallback&, RunControl&) override { return {}; }
-    std::optional<QByteArray> readFile(const QString& path) override
-    {
-        const QString name = path.section(u'/', -1);
-        if (!path.startsWith(QStringLiteral("/w/out/")) || !files.contains(name))
-            return std::nullopt;
-        return files.value(name);
-    }
-    CleanupReport destroy() override { return {true, {}}; }
-};
 
 quint32 crc32(const QByteArray& data)
 {
@@ -88,11 +70,7 @@ QByteArray qtPng(int width, int height, bool noise = false)
             for (int x = 0; x < width; ++x)
                 image.setPixel(x, y, rng->generate());
     }
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    image.save(&buffer, "PNG");
-    return bytes;
+    return pngBytes(image);
 }
 
 QByteArray resultJson(const QJsonArray& charts, const QJsonObject& extra = {})
@@ -159,7 +137,7 @@ class TestResultCollector : public QObject {
         Language::Python, QStringLiteral("pass"), QStringLiteral("t.py"), QStringLiteral("/w"), QStringLiteral("python3"), {}});
 
     // The problem collect() reports, and that nothing of a refused result was kept.
-    QString refused(FileSandbox& sandbox)
+    QString refused(OutDirSandbox& sandbox)
     {
         ExecutionResult result;
         const QString problem = ResultCollector::collect(m_program, sandbox, result);
@@ -171,7 +149,7 @@ class TestResultCollector : public QObject {
 private slots:
     void acceptsAValidResult()
     {
-        FileSandbox sandbox;
+        OutDirSandbox sandbox;
         sandbox.files["chart-1.png"] = qtPng(64, 48);
         QJsonArray charts = pngRefs(1);
         charts.append(QJsonObject{{"kind", "interactive"},
@@ -191,7 +169,7 @@ private slots:
     // run's chart budget is dropped (the figure stays a picture), never an error.
     void extractedChartsOnPngs()
     {
-        FileSandbox sandbox;
+        OutDirSandbox sandbox;
         sandbox.files["chart-1.png"] = qtPng(64, 48);
         const QJsonObject line{{"type", "line"}, {"elements", QJsonArray{QJsonObject{{"label", "a"}, {"points", QJsonArray{QJsonArray{1, 2}}}}}}};
         const QJsonObject bad{{"type", "line"}, {"elements", QJsonArray{QJsonObject{{"label", "a"}, {"points", QJsonArray{QJsonArray{1, "x"}}}}}}};
@@ -223,7 +201,7 @@ private slots:
 
     void keepsAMillionPointLineChart()
     {
-        FileSandbox sandbox;
+        OutDirSandbox sandbox;
         sandbox.files["result.json"] = lineChartJson(ResultLimits::chartValuesPerRun);
         QVERIFY(sandbox.files["result.json"].size() < ResultLimits::documentBytes);
         ExecutionResult result;
@@ -241,7 +219,7 @@ private slots:
     // parsed; --json's lists are built only when asked.
     void readsAMillionPointsOfBinaryColumns()
     {
-        FileSandbox sandbox;
+        OutDirSandbox sandbox;
         const qsizetype n = ResultLimits::chartValuesPerRun;
         sandbox.files["chart-columns"] = columnsFile(n);
         sandbox.files["result.json"] = resultJson(QJsonArray{QJsonObject{{"kind", "interactive"}, {"spec", columnsChart(n)}}},
@@ -295,7 +273,7 @@ private slots:
         QFETCH(QJsonValue, declared);
         QFETCH(qsizetype, points);
         QFETCH(QString, error);
-        FileSandbox sandbox;
+        OutDirSandbox sandbox;
         if (file != "-")
             sandbox.files["chart-columns"] = file;
         QJsonObject extra;
@@ -319,7 +297,7 @@ private slots:
     // Declared lengths count against the run's values before the columns are read.
     void refusesTooManyColumnValues()
     {
-        FileSandbox sandbox;
+        OutDirSandbox sandbox;
         sandbox.files["result.json"] = resultJson(QJsonArray{QJsonObject{{"kind", "interactive"}, {"spec", columnsChart(600'000)}},
                                                              QJsonObject{{"kind", "interactive"}, {"spec", columnsChart(600'000)}}},
                                                   QJsonObject{{"chart_columns", QJsonObject{{"file", "chart-columns"}, {"size", 9'600'000}}}});
@@ -328,7 +306,7 @@ private slots:
 
     void refusesTooManyChartValues()
     {
-        FileSandbox sandbox;
+        OutDirSandbox sandbox;
         sandbox.files["result.json"] = lineChartJson(ResultLimits::chartValuesPerRun + 1);
         QCOMPARE(refused(sandbox), QStringLiteral("The result is too large: the charts have 1,000,001 values; the limit is 1,000,000 per run"));
 
@@ -349,7 +327,7 @@ private slots:
         for (int i = 0; i < 50'200; ++i)
             bars.append(QJsonObject{{"label", QString::number(i)}, {"value", i}});
         const QJsonObject chart{{"kind", "interactive"}, {"spec", QJsonObject{{"type", "bar"}, {"elements", bars}}}};
-        FileSandbox sandbox;
+        OutDirSandbox sandbox;
         sandbox.files["result.json"] = resultJson(QJsonArray{chart, chart});
         QCOMPARE(refused(sandbox), QStringLiteral("The result is too large: the charts have 100,400 elements (bars, slices, boxes, series); "
                                                   "the limit is 100,000 per run"));
@@ -358,7 +336,7 @@ private slots:
     void refusesTooManyCharts()
     {
         // The CLI would have written a file for each of them.
-        FileSandbox sandbox;
+        OutDirSandbox sandbox;
         sandbox.files["chart-1.png"] = qtPng(8, 8);
         sandbox.files["result.json"] = resultJson(pngRefs(20'000));
         QCOMPARE(refused(sandbox), QStringLiteral("The result is too large: 20,000 charts; the limit is 100 per run"));
@@ -371,7 +349,7 @@ private slots:
     void refusesTooManyPngBytes()
     {
         // One PNG of ~1 MB named 70 times: counted each time it is named.
-        FileSandbox sandbox;
+        OutDirSandbox sandbox;
         sandbox.files["chart-1.png"] = qtPng(600, 600, true);
         QVERIFY(sandbox.files["chart-1.png"].size() > 1'000'000);
         sandbox.files["result.json"] = resultJson(pngRefs(70));
@@ -392,7 +370,7 @@ private slots:
     {
         QFETCH(QByteArray, png);
         QFETCH(QString, problem);
-        FileSandbox sandbox;
+        OutDirSandbox sandbox;
         sandbox.files["chart-1.png"] = png;
         sandbox.files["result.json"] = resultJson(pngRefs(1));
         QCOMPARE(refused(sandbox), problem);
@@ -401,7 +379,7 @@ private slots:
     void refusesTooManyPngPixelsPerRun()
     {
         // Three 25-megapixel PNGs of 3 KB each: each one is within the limit, not all three.
-        FileSandbox sandbox;
+        OutDirSandbox sandbox;
         sandbox.files["chart-1.png"] = blackPng(5'000, 5'000);
         QVERIFY(sandbox.files["chart-1.png"].size() < 10'000);
         sandbox.files["result.json"] = resultJson(pngRefs(2));
@@ -429,7 +407,7 @@ private slots:
     {
         QFETCH(QByteArray, png);
         QFETCH(QString, problem);
-        FileSandbox sandbox;
+        OutDirSandbox sandbox;
         sandbox.files["chart-1.png"] = png;
         sandbox.files["result.json"] = resultJson(pngRefs(1));
         const QString got = refused(sandbox);
@@ -439,7 +417,7 @@ private slots:
 
     void refusesALargeDocument()
     {
-        FileSandbox sandbox;
+        OutDirSandbox sandbox;
         sandbox.files["result.json"] = resultJson({}, {{"result", QString(60 << 20, u'x')}});
         const QString problem = refused(sandbox);
         QVERIFY2(problem.startsWith(QStringLiteral("The result is too large: result.json is 60.0 MiB (62,914,")), qPrintable(problem));
@@ -448,14 +426,14 @@ private slots:
 
     void refusesALongResultText()
     {
-        FileSandbox sandbox;
+        OutDirSandbox sandbox;
         sandbox.files["result.json"] = resultJson({}, {{"result", QString(ResultLimits::textChars + 1, u'x')}});
         QCOMPARE(refused(sandbox), QStringLiteral("The result is too large: the result text has 4,000,001 characters; the limit is 4,000,000"));
     }
 
     void reportsAMissingResult()
     {
-        FileSandbox sandbox;
+        OutDirSandbox sandbox;
         ExecutionResult result;
         // How it ended (exit code, signal, a dropped or malformed channel) is added by the Executor
         // from the sandbox's outcome.

@@ -1,6 +1,8 @@
 // Real bubblewrap: every test starts actual sandboxes and attacks them from inside.
+#include "HostListeners.h"
 #include "ProcessChecks.h"
 #include "SandboxChecks.h"
+#include "TestChecks.h"
 
 #include "core/providers/local/LocalProvider.h"
 #include "core/providers/local/LocalSandbox.h"
@@ -10,8 +12,6 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QLocalServer>
-#include <QTcpServer>
 #include <QTemporaryFile>
 #include <QtTest>
 
@@ -252,21 +252,9 @@ private slots:
 
     void networkBlocked()
     {
-        QTcpServer tcp;
-        QVERIFY(tcp.listen(QHostAddress::LocalHost));
-        QLocalServer unixServer;
-        unixServer.setSocketOptions(QLocalServer::AbstractNamespaceOption);
-        const QString abstractName = QString("sandpad-test-%1").arg(getpid());
-        QVERIFY(unixServer.listen(abstractName));
-        const Result r = python(QString(
-            "import socket\n"
-            "def attempt(label, family, addr):\n"
-            "    s = socket.socket(family, socket.SOCK_STREAM)\n"
-            "    s.settimeout(2)\n"
-            "    try:\n"
-            "        s.connect(addr); print(label, 'CONNECTED')\n"
-            "    except OSError as e:\n"
-            "        print(label, 'blocked', type(e).__name__)\n"
+        HostListeners host;
+        SANDPAD_CHECK(host.listen(QStringLiteral("sandpad-test-")));
+        const Result r = python(HostListeners::attemptFunction(2) + QString(
             "attempt('tcp', socket.AF_INET, ('127.0.0.1', %1))\n"
             "attempt('unix', socket.AF_UNIX, '\\0%2')\n"
             "attempt('remote', socket.AF_INET, ('192.0.2.1', 80))\n"
@@ -275,50 +263,34 @@ private slots:
             "except OSError as e:\n"
             "    print('dns blocked')\n"
             "print('ifaces', [n for _, n in socket.if_nameindex()])\n")
-            .arg(tcp.serverPort()).arg(abstractName));
+            .arg(host.tcpPort()).arg(host.abstractName()));
         QCOMPARE(r.outcome.exitCode, std::optional<int>(0));
         QVERIFY2(!r.text().contains("CONNECTED"), qPrintable(r.text()));
         QVERIFY(r.text().contains("tcp blocked"));
         QVERIFY(r.text().contains("unix blocked"));
         QVERIFY2(r.text().contains("ifaces ['lo']"), qPrintable(r.text()));
-        QCoreApplication::processEvents();
-        QVERIFY(!tcp.hasPendingConnections());
-        QVERIFY(!unixServer.hasPendingConnections());
+        SANDPAD_CHECK(host.verifyNotReached());
     }
 
     void networkWhenAllowedKeepsHostLoopbackOut()
     {
         // With the network allowed the sandbox still has its own network namespace: the host's
         // loopback services and abstract sockets stay out of reach.
-        QTcpServer tcp;
-        QVERIFY(tcp.listen(QHostAddress::LocalHost));
-        QLocalServer unixServer;
-        unixServer.setSocketOptions(QLocalServer::AbstractNamespaceOption);
-        const QString abstractName = QString("sandpad-test-net-%1").arg(getpid());
-        QVERIFY(unixServer.listen(abstractName));
+        HostListeners host;
+        SANDPAD_CHECK(host.listen(QStringLiteral("sandpad-test-net-")));
         SandboxOptions options;
         options.allowNetwork = true;
         auto sb = make(options);
         QVERIFY(!sb->pipArguments().contains("--no-index"));
-        const Result r = runIn(*sb, {py, "-c", QString(
-            "import socket, os\n"
-            "def attempt(label, family, addr):\n"
-            "    s = socket.socket(family, socket.SOCK_STREAM)\n"
-            "    s.settimeout(2)\n"
-            "    try:\n"
-            "        s.connect(addr); print(label, 'CONNECTED')\n"
-            "    except OSError as e:\n"
-            "        print(label, 'blocked', type(e).__name__)\n"
+        const Result r = runIn(*sb, {py, "-c", HostListeners::attemptFunction(2) + QString(
             "attempt('tcp', socket.AF_INET, ('127.0.0.1', %1))\n"
             "attempt('unix', socket.AF_UNIX, '\\0%2')\n"
             "print('resolv', open('/etc/resolv.conf').read().strip())\n")
-            .arg(tcp.serverPort()).arg(abstractName)});
+            .arg(host.tcpPort()).arg(host.abstractName())});
         QVERIFY2(!r.text().contains("CONNECTED"), qPrintable(r.text() + r.err));
         QVERIFY2(r.text().contains("tcp blocked") && r.text().contains("unix blocked"), qPrintable(r.text() + r.err));
         QVERIFY2(r.text().contains("resolv nameserver 10.0.2.3"), qPrintable(r.text()));
-        QCoreApplication::processEvents();
-        QVERIFY(!tcp.hasPendingConnections());
-        QVERIFY(!unixServer.hasPendingConnections());
+        SANDPAD_CHECK(host.verifyNotReached());
         QVERIFY(sb->destroy().confirmed);
     }
 

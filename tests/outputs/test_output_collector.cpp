@@ -2,7 +2,9 @@
 // hand-made results (no sandbox): each kind, the limits of ResultLimits, malformed entries
 // (each refused alone, with a notice in its place; the rest kept), --json, the text form, and
 // the run history's round trip.
+#include "OutDirSandbox.h"
 #include "TempDatabase.h"
+#include "TestImages.h"
 
 #include "core/engine/ResultCollector.h"
 #include "core/notebook/RunHistory.h"
@@ -11,7 +13,6 @@
 #include "core/runtime/RuntimeProgram.h"
 #include "core/sandbox/Sandbox.h"
 
-#include <QBuffer>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -20,39 +21,6 @@
 using namespace sandpad;
 
 namespace {
-
-// What the wrapper (or a snippet posing as it) left in out/, and which files were read.
-class OutSandbox : public Sandbox {
-public:
-    QMap<QString, QByteArray> files;
-    QStringList reads;
-    QString id() const override { return QStringLiteral("out"); }
-    QString workDir() const override { return QStringLiteral("/w"); }
-    QString interpreter(Language) const override { return QStringLiteral("python3"); }
-    QStringList pipArguments() const override { return {}; }
-    void writeFiles(const QList<SandboxFile>&) override {}
-    CommandOutcome run(const SandboxCommand&, const OutputCallback&, RunControl&) override { return {}; }
-    std::optional<QByteArray> readFile(const QString& path) override
-    {
-        const QString name = path.section(u'/', -1);
-        reads << name;
-        if (!path.startsWith(QStringLiteral("/w/out/")) || !files.contains(name))
-            return std::nullopt;
-        return files.value(name);
-    }
-    CleanupReport destroy() override { return {true, {}}; }
-};
-
-QByteArray png(int width, int height)
-{
-    QImage image(width, height, QImage::Format_RGB32);
-    image.fill(Qt::red);
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    image.save(&buffer, "PNG");
-    return bytes;
-}
 
 QByteArray tableFile(int rows, int columns)
 {
@@ -87,7 +55,7 @@ RuntimeProgram program()
 }
 
 // Collects a result.json with these outputs; the collector's message in *problem.
-ExecutionResult collect(OutSandbox& sandbox, const QJsonArray& outputs, QString* problem = nullptr)
+ExecutionResult collect(OutDirSandbox& sandbox, const QJsonArray& outputs, QString* problem = nullptr)
 {
     sandbox.files.insert(QStringLiteral("result.json"),
                          QJsonDocument(QJsonObject{{"status", "success"}, {"result", QJsonValue::Null}, {"error", QJsonValue::Null},
@@ -109,10 +77,10 @@ class TestOutputCollector : public QObject {
 private slots:
     void everyKind()
     {
-        OutSandbox s;
+        OutDirSandbox s;
         s.files.insert("output-1.json", tableFile(3, 2));
-        s.files.insert("output-2.png", png(20, 10));
-        s.files.insert("output-3.png", png(4, 4));
+        s.files.insert("output-2.png", redPng(20, 10));
+        s.files.insert("output-3.png", redPng(4, 4));
         QString problem;
         const ExecutionResult r = collect(s, QJsonArray{
             QJsonObject{{"type", "text"}, {"text", "plain"}, {"stdout_offset", 7}},
@@ -185,7 +153,7 @@ private slots:
     {
         QFETCH(QJsonValue, entry);
         QFETCH(QString, notice);
-        OutSandbox s;
+        OutDirSandbox s;
         s.files.insert("bad.png", QByteArray("\x89PNG\r\n\x1a\nnot really", 18));
         s.files.insert("garbage.json", "{not json");
         s.files.insert("numbers.json", R"({"columns": [1], "dtypes": ["int64"], "index": ["0"], "rows": [[1]]})");
@@ -210,7 +178,7 @@ private slots:
 
     void outputsNotAListIsAnInvalidResult()
     {
-        OutSandbox s;
+        OutDirSandbox s;
         s.files.insert("result.json", R"({"status": "success", "result": null, "error": null, "charts": [], "outputs": {"type": "text"}})");
         ExecutionResult r;
         const QString problem = ResultCollector::collect(program(), s, r);
@@ -219,7 +187,7 @@ private slots:
 
     void countLimit()
     {
-        OutSandbox s;
+        OutDirSandbox s;
         QJsonArray many;
         for (int i = 0; i < ResultLimits::outputsPerRun + 20; ++i)
             many.append(QJsonObject{{"type", "text"}, {"text", QString::number(i)}, {"stdout_offset", i}});
@@ -232,7 +200,7 @@ private slots:
     void cellsAreCountedPerRun()
     {
         // Two tables of 600,000 cells: the second is over what is left of the run's 1,000,000.
-        OutSandbox s;
+        OutDirSandbox s;
         s.files.insert("a.json", tableFile(60000, 10));
         s.files.insert("b.json", tableFile(60000, 10));
         const ExecutionResult r = collect(s, QJsonArray{tableRef("a.json", 60000, 10), tableRef("b.json", 60000, 10)});
@@ -246,7 +214,7 @@ private slots:
 
     void refusedMathKeepsItsText()
     {
-        OutSandbox s;
+        OutDirSandbox s;
         s.files.insert("m.png", "not a png");
         const ExecutionResult r = collect(s, QJsonArray{QJsonObject{{"type", "math"}, {"latex", "\\frac{1}{2}"}, {"text", "1/2"}, {"file", "m.png"}}});
         QCOMPARE(r.outputs.size(), 1);
@@ -289,9 +257,9 @@ private slots:
         TempDatabase db;
         QVERIFY2(db.open(), qPrintable(db.error()));
         RunHistory history(db.db());
-        OutSandbox s;
+        OutDirSandbox s;
         s.files.insert("t.json", tableFile(4, 3));
-        s.files.insert("p.png", png(8, 8));
+        s.files.insert("p.png", redPng(8, 8));
         ExecutionResult r = collect(s, QJsonArray{
             tableRef("t.json", 4, 3, 9),
             QJsonObject{{"type", "math"}, {"latex", "x"}, {"text", "x"}, {"file", "p.png"}, {"stdout_offset", 3}},
@@ -313,7 +281,7 @@ private slots:
         QCOMPARE(previews.size(), 1);
         QCOMPARE(previews[0].run.outputs.size(), 6);
         // A preview (the notebook at start) holds a table's first 1,000 rows, and says how many it had.
-        OutSandbox big;
+        OutDirSandbox big;
         big.files.insert("t.json", tableFile(1500, 2));
         ExecutionResult large = collect(big, QJsonArray{tableRef("t.json", 1500, 2)});
         large.runId = QStringLiteral("22222222-2222-3333-4444-555555555555");

@@ -1,14 +1,15 @@
 // Rich outputs end to end: one snippet with every kind through the Executor on the local provider
 // (cold and pre-started), the Vercel and Daytona fakes (files in out_dir), a notebook session
 // (Out[n] as a table), and sandpad-run (--json and text mode).
+#include "CliDriver.h"
 #include "ExecutionChecks.h"
 #include "FakeProviderConfigs.h"
 #include "FakeServer.h"
+#include "LocalRunFixture.h"
+#include "TestChecks.h"
 
 #include "core/engine/Executor.h"
 #include "core/providers/daytona/DaytonaProvider.h"
-#include "core/providers/local/LocalProvider.h"
-#include "core/providers/local/SandboxPool.h"
 #include "core/providers/vercel/VercelProvider.h"
 #include "core/run/ExecutionRequest.h"
 #include "core/run/ExecutionResult.h"
@@ -18,9 +19,6 @@
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QProcess>
-#include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace sandpad;
@@ -80,47 +78,29 @@ void verifySnippet(const ExecutionResult& r)
 class TestOutputsRun : public QObject {
     Q_OBJECT
 
-    std::shared_ptr<LocalProvider> m_coldProvider, m_pooledProvider;
-    std::unique_ptr<Executor> m_cold, m_pooled;
-    QTemporaryDir m_dir;
+    LocalRunFixture m_local;
 
     ExecutionResult run(Executor& executor, const QString& code)
     {
-        ExecutionRequest request = ExecutionRequest::adHoc(Language::Python, code, QStringLiteral("snippet.py"));
-        request.deadlineSeconds = 120;
-        return executor.run(request);
+        return executor.run(LocalRunFixture::request(Language::Python, code, QStringLiteral("snippet.py")));
     }
 
 private slots:
     void initTestCase()
     {
-        if (QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty())
+        if (!m_local.start())
             QSKIP("bubblewrap is not installed");
-        m_coldProvider = std::make_shared<LocalProvider>();
-        m_coldProvider->setPoolSize(0);
-        m_pooledProvider = std::make_shared<LocalProvider>();
-        m_pooledProvider->setPoolSize(1);
-        m_pooledProvider->startPool();
-        m_cold = std::make_unique<Executor>(m_coldProvider, nullptr);
-        m_pooled = std::make_unique<Executor>(m_pooledProvider, nullptr);
     }
 
-    void cleanupTestCase()
-    {
-        m_pooled.reset();
-        m_cold.reset();
-        m_pooledProvider.reset();
-        m_coldProvider.reset();
-    }
+    void cleanupTestCase() { m_local.stop(); }
 
-    void localCold() { verifySnippet(run(*m_cold, QString::fromUtf8(kSnippet))); }
+    void localCold() { verifySnippet(run(m_local.cold(), QString::fromUtf8(kSnippet))); }
 
     void localPooled()
     {
-        QVERIFY2(m_pooledProvider->pool().waitUntilFull(120000), "the pool did not fill");
-        const int before = m_pooledProvider->pooledCreates();
-        const ExecutionResult r = run(*m_pooled, QString::fromUtf8(kSnippet));
-        QCOMPARE(m_pooledProvider->pooledCreates() - before, 1);
+        ExecutionResult r;
+        SANDPAD_CHECK(r = m_local.runPooled(LocalRunFixture::request(Language::Python, QString::fromUtf8(kSnippet),
+                                                                     QStringLiteral("snippet.py"))));
         verifySnippet(r);
     }
 
@@ -128,7 +108,7 @@ private slots:
     {
         QFile example(QStringLiteral(SANDPAD_SOURCE_DIR "/resources/examples/dataframe_math.py"));
         QVERIFY(example.open(QIODevice::ReadOnly));
-        const ExecutionResult r = run(*m_cold, QString::fromUtf8(example.readAll()));
+        const ExecutionResult r = run(m_local.cold(), QString::fromUtf8(example.readAll()));
         QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(kinds(r), QStringLiteral("markdown,table,math,math,math,table"));
         QCOMPARE(r.outputs[1].indexName, QStringLiteral("month"));
@@ -142,7 +122,7 @@ private slots:
     {
         ExecutionRequest request = ExecutionRequest::adHoc(Language::JavaScript,
             QStringLiteral("console.log('a');\ndisplay([{k: 1}, {k: 2}]);\nconsole.log('b');\n"), QStringLiteral("s.mjs"));
-        const ExecutionResult r = m_cold->run(request);
+        const ExecutionResult r = m_local.cold().run(request);
         QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(kinds(r), QStringLiteral("table"));
         QCOMPARE(r.outputs[0].stdoutBytes, 2);
@@ -167,23 +147,15 @@ private slots:
 
     void cliJsonAndText()
     {
-        QFile code(m_dir.filePath(QStringLiteral("s.py")));
-        QVERIFY(code.open(QIODevice::WriteOnly));
-        code.write(kSnippet);
-        code.close();
-        const auto cli = [this](const QStringList& args) {
-            QProcess p;
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.remove(QStringLiteral("SANDPAD_PROVIDER"));
-            env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
-            p.setProcessEnvironment(env);
-            p.setWorkingDirectory(m_dir.path());
-            p.start(QStringLiteral(SANDPAD_BINARY_DIR "/app/sandpad-run/sandpad-run"),
-                    QStringList{QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("data"))} + args);
-            p.waitForFinished(180000);
-            return std::pair{p.readAllStandardOutput(), p.readAllStandardError()};
+        CliDriver driver;
+        driver.setTimeoutMs(180000);
+        driver.setWorkingDirectory(driver.root());
+        const QString code = driver.file(QStringLiteral("s.py"), kSnippet);
+        const auto cli = [&driver](const QStringList& args) {
+            const CliRun r = driver.run(args);
+            return std::pair{r.out, r.err};
         };
-        const auto [json, jsonErr] = cli({QStringLiteral("--json"), code.fileName()});
+        const auto [json, jsonErr] = cli({QStringLiteral("--json"), code});
         const QJsonObject o = QJsonDocument::fromJson(json).object();
         QVERIFY2(o.value("status") == "success", jsonErr.constData());
         const QJsonArray outputs = o.value("outputs").toArray();
@@ -195,7 +167,7 @@ private slots:
         QVERIFY(!outputs[1].toObject().value("png_base64").toString().isEmpty());
         QVERIFY(!QImage::fromData(QByteArray::fromBase64(outputs[4].toObject().value("base64").toString().toLatin1())).isNull());
 
-        const auto [text, textErr] = cli({code.fileName()});
+        const auto [text, textErr] = cli({code});
         QVERIFY2(text.contains("key  n  name\nx    1  a\ny    2  b\nz    3  c\n[3 rows \xc3\x97 2 columns]\n"), text.constData());
         QVERIFY2(text.contains("x**2/2\n**bold**\n[SVG image,"), text.constData());
         QVERIFY2(textErr.contains("output 2 (math) saved to"), textErr.constData());
@@ -204,7 +176,7 @@ private slots:
 
     void sessionLastExpressionIsATable()
     {
-        NotebookSession session(m_cold.get());
+        NotebookSession session(&m_local.cold());
         const auto wait = [](Run* run) {
             if (!run->isFinished()) {
                 QEventLoop loop;

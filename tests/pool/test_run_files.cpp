@@ -2,97 +2,37 @@
 // a writable scratch cwd apart from the wrapper's files, artifacts (name, size, type, sha256),
 // input files placed read-only, stdin, input() without input. docs/runtime-protocol.md,
 // "Working directory, input files, stdin, artifacts".
-#include "core/engine/Executor.h"
-#include "core/providers/local/LocalProvider.h"
-#include "core/providers/local/SandboxPool.h"
-#include "core/run/ExecutionRequest.h"
-#include "core/run/ExecutionResult.h"
+#include "ExecutionChecks.h"
+#include "LocalRunFixture.h"
 
 #include <QCryptographicHash>
-#include <QStandardPaths>
 #include <QTest>
 
 using namespace sandpad;
 
-namespace {
-
-QString describe(const ExecutionResult& r)
-{
-    return QStringLiteral("status=%1 reason=%2\nstdout=%3\nstderr=%4\nerror=%5")
-        .arg(runStatusName(r.status), r.reason, r.stdoutText.left(1500), r.stderrText.left(800),
-             r.error ? r.error->name + u':' + r.error->value + u'\n' + r.error->traceback : QStringLiteral("-"));
-}
-
-const RunArtifact* artifact(const ExecutionResult& r, const QString& name)
-{
-    for (const RunArtifact& a : r.artifacts)
-        if (a.name == name)
-            return &a;
-    return nullptr;
-}
-
-QStringList names(const ExecutionResult& r)
-{
-    QStringList out;
-    for (const RunArtifact& a : r.artifacts)
-        out << a.name;
-    return out;
-}
-
-} // namespace
-
 class TestRunFiles : public QObject {
     Q_OBJECT
 
-    std::shared_ptr<LocalProvider> m_coldProvider, m_pooledProvider;
-    std::unique_ptr<Executor> m_cold, m_pooled;
+    LocalRunFixture m_local;
 
     ExecutionResult run(bool pooled, Language language, const QString& code, const RunInput& input = {})
     {
-        ExecutionRequest request = ExecutionRequest::adHoc(language, code, QStringLiteral("snippet"));
-        request.deadlineSeconds = 120;
+        ExecutionRequest request = LocalRunFixture::request(language, code);
         request.input = input;
-        if (!pooled)
-            return m_cold->run(request);
-        [&] { QVERIFY2(m_pooledProvider->pool().waitUntilFull(120000), "the pool did not fill"); }();
-        const int before = m_pooledProvider->pooledCreates();
-        ExecutionResult r = m_pooled->run(request);
-        [&] { QCOMPARE(m_pooledProvider->pooledCreates() - before, 1); }();
-        return r;
-    }
-
-    static void paths()
-    {
-        QTest::addColumn<bool>("pooled");
-        QTest::newRow("cold") << false;
-        QTest::newRow("pooled") << true;
+        return m_local.run(pooled, request);
     }
 
 private slots:
     void initTestCase()
     {
-        if (QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty())
+        if (!m_local.start({Language::JavaScript}))
             QSKIP("bubblewrap is not installed");
-        m_coldProvider = std::make_shared<LocalProvider>();
-        m_coldProvider->setPoolSize(0);
-        m_pooledProvider = std::make_shared<LocalProvider>();
-        m_pooledProvider->setPoolSize(1);
-        m_pooledProvider->startPool();
-        m_pooledProvider->warmLanguage(Language::JavaScript);
-        m_cold = std::make_unique<Executor>(m_coldProvider, nullptr);
-        m_pooled = std::make_unique<Executor>(m_pooledProvider, nullptr);
     }
 
-    void cleanupTestCase()
-    {
-        m_pooled.reset();
-        m_cold.reset();
-        m_pooledProvider.reset();
-        m_coldProvider.reset();
-    }
+    void cleanupTestCase() { m_local.stop(); }
 
     // Relative writes land in a scratch cwd that holds none of the wrapper's files, and come back.
-    void pythonWritesComeBack_data() { paths(); }
+    void pythonWritesComeBack_data() { LocalRunFixture::addPathRows(); }
     void pythonWritesComeBack()
     {
         QFETCH(bool, pooled);
@@ -101,38 +41,38 @@ private slots:
             "open('x.txt', 'w').write('hello')\nos.makedirs('sub')\nopen('sub/d.csv', 'w').write('a,b\\n1,2\\n')\n"
             "f = open('unclosed.txt', 'w')\nf.write('pending')\n"
             "import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nplt.savefig('plot.png')\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.stdoutText, QStringLiteral("/sandpad/work []\n"));
-        QCOMPARE(names(r), (QStringList{QStringLiteral("plot.png"), QStringLiteral("sub/d.csv"),
+        QCOMPARE(artifactNames(r), (QStringList{QStringLiteral("plot.png"), QStringLiteral("sub/d.csv"),
                                         QStringLiteral("unclosed.txt"), QStringLiteral("x.txt")}));
-        const RunArtifact* x = artifact(r, QStringLiteral("x.txt"));
+        const RunArtifact* x = findArtifact(r, QStringLiteral("x.txt"));
         QCOMPARE(x->content, QByteArray("hello"));
         QCOMPARE(x->size, 5);
         QCOMPARE(x->sha256, QString::fromLatin1(QCryptographicHash::hash("hello", QCryptographicHash::Sha256).toHex()));
         QCOMPARE(x->mimeType, QStringLiteral("text/plain"));
-        QCOMPARE(artifact(r, QStringLiteral("sub/d.csv"))->mimeType, QStringLiteral("text/csv"));
-        QCOMPARE(artifact(r, QStringLiteral("unclosed.txt"))->content, QByteArray("pending"));
-        QCOMPARE(artifact(r, QStringLiteral("plot.png"))->mimeType, QStringLiteral("image/png"));
-        QVERIFY(artifact(r, QStringLiteral("plot.png"))->content.startsWith("\x89PNG"));
+        QCOMPARE(findArtifact(r, QStringLiteral("sub/d.csv"))->mimeType, QStringLiteral("text/csv"));
+        QCOMPARE(findArtifact(r, QStringLiteral("unclosed.txt"))->content, QByteArray("pending"));
+        QCOMPARE(findArtifact(r, QStringLiteral("plot.png"))->mimeType, QStringLiteral("image/png"));
+        QVERIFY(findArtifact(r, QStringLiteral("plot.png"))->content.startsWith("\x89PNG"));
         QCOMPARE(r.charts.size(), 1); // the open figure stays a chart as well
     }
 
-    void javascriptWritesComeBack_data() { paths(); }
+    void javascriptWritesComeBack_data() { LocalRunFixture::addPathRows(); }
     void javascriptWritesComeBack()
     {
         QFETCH(bool, pooled);
         const ExecutionResult r = run(pooled, Language::JavaScript, QStringLiteral(
             "const fs = require('fs');\nconsole.log(process.cwd(), fs.readdirSync('.').length);\n"
             "fs.writeFileSync('out.json', JSON.stringify({a: 1}));\n"));
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.stdoutText, QStringLiteral("/sandpad/work 0\n"));
-        QCOMPARE(names(r), QStringList{QStringLiteral("out.json")});
+        QCOMPARE(artifactNames(r), QStringList{QStringLiteral("out.json")});
         QCOMPARE(r.artifacts[0].content, QByteArray(R"({"a":1})"));
         QCOMPARE(r.artifacts[0].mimeType, QStringLiteral("application/json"));
     }
 
     // Input files are in the cwd, read-only; unchanged they are not returned, changed they are.
-    void inputFiles_data() { paths(); }
+    void inputFiles_data() { LocalRunFixture::addPathRows(); }
     void inputFiles()
     {
         QFETCH(bool, pooled);
@@ -144,13 +84,13 @@ private slots:
             "print(open('data.csv').read().splitlines())\n"
             "try:\n    open('notes.txt', 'a').write('x')\nexcept PermissionError:\n    print('read-only')\n"
             "os.chmod('notes.txt', 0o644)\nopen('notes.txt', 'a').write(' changed')\n"), input);
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.stdoutText, QStringLiteral("['data.csv', 'notes.txt'] 0o444\n['x,y', '1,2']\nread-only\n"));
-        QCOMPARE(names(r), QStringList{QStringLiteral("notes.txt")});
+        QCOMPARE(artifactNames(r), QStringList{QStringLiteral("notes.txt")});
         QCOMPARE(r.artifacts[0].content, QByteArray("keep changed"));
     }
 
-    void javascriptInputFiles_data() { paths(); }
+    void javascriptInputFiles_data() { LocalRunFixture::addPathRows(); }
     void javascriptInputFiles()
     {
         QFETCH(bool, pooled);
@@ -158,12 +98,12 @@ private slots:
         input.files = {InputFile{QStringLiteral("in.txt"), QByteArray("from the host")}};
         const ExecutionResult r = run(pooled, Language::JavaScript,
                                       QStringLiteral("console.log(require('fs').readFileSync('in.txt', 'utf8'));"), input);
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.stdoutText, QStringLiteral("from the host\n"));
         QVERIFY(r.artifacts.isEmpty());
     }
 
-    void stdinGiven_data() { paths(); }
+    void stdinGiven_data() { LocalRunFixture::addPathRows(); }
     void stdinGiven()
     {
         QFETCH(bool, pooled);
@@ -171,17 +111,17 @@ private slots:
         input.stdinData = QByteArray("Ada\nrest of it\n");
         const ExecutionResult r = run(pooled, Language::Python, QStringLiteral(
             "import sys\nname = input('Name? ')\nprint('hello', name, sys.stdin.read().split())"), input);
-        QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+        QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
         QCOMPARE(r.stdoutText, QStringLiteral("Name? hello Ada ['rest', 'of', 'it']\n"));
         const ExecutionResult js = run(pooled, Language::JavaScript, QStringLiteral(
             "let got = '';\nprocess.stdin.on('data', (d) => got += d);\nprocess.stdin.on('end', () => console.log(JSON.stringify(got)));"),
             input);
-        QVERIFY2(js.status == RunStatus::Success, qPrintable(describe(js)));
+        QVERIFY2(js.status == RunStatus::Success, qPrintable(describeResult(js)));
         QCOMPARE(js.stdoutText, QStringLiteral("\"Ada\\nrest of it\\n\"\n"));
     }
 
     // No input: input() says so plainly; stdin reads are EOF.
-    void noInput_data() { paths(); }
+    void noInput_data() { LocalRunFixture::addPathRows(); }
     void noInput()
     {
         QFETCH(bool, pooled);
@@ -193,7 +133,7 @@ private slots:
         QCOMPARE(r.error->value, QStringLiteral("this run has no input: give it in the Input box or with --stdin"));
         const ExecutionResult js = run(pooled, Language::JavaScript, QStringLiteral(
             "let n = 0;\nprocess.stdin.on('data', (d) => n += d.length);\nprocess.stdin.on('end', () => console.log('eof', n));"));
-        QVERIFY2(js.status == RunStatus::Success, qPrintable(describe(js)));
+        QVERIFY2(js.status == RunStatus::Success, qPrintable(describeResult(js)));
         QCOMPARE(js.stdoutText, QStringLiteral("eof 0\n"));
     }
 

@@ -1,20 +1,17 @@
 // Pre-started (pooled) local sandboxes: every acceptance-style case runs cold and pooled through
 // the real Executor and the results must be identical; plus eligibility, limits, isolation between
 // runs, pool control and that nothing is left after the provider is gone.
+#include "ExecutionChecks.h"
+#include "LocalRunFixture.h"
 #include "ProcessChecks.h"
 
-#include "core/engine/Executor.h"
-#include "core/providers/local/LocalProvider.h"
 #include "core/providers/local/SandboxPool.h"
-#include "core/run/ExecutionRequest.h"
-#include "core/run/ExecutionResult.h"
 #include "core/sandbox/RunControl.h"
 
 #include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QJsonDocument>
-#include <QStandardPaths>
 #include <QTest>
 
 #include <csignal>
@@ -31,65 +28,34 @@ struct Case {
     int deadlineSeconds = 60;
 };
 
-QString describe(const ExecutionResult& r)
-{
-    return QStringLiteral("status=%1 reason=%2\nstdout=%3\nstderr=%4\nerror=%5")
-        .arg(runStatusName(r.status), r.reason, r.stdoutText.left(600), r.stderrText.left(600),
-             r.error ? r.error->name + u':' + r.error->value + u'\n' + r.error->traceback : QStringLiteral("-"));
-}
-
 } // namespace
 
 class TestSandboxPool : public QObject {
     Q_OBJECT
 
 private:
-    std::shared_ptr<LocalProvider> m_coldProvider;
-    std::shared_ptr<LocalProvider> m_pooledProvider;
-    std::unique_ptr<Executor> m_cold;
-    std::unique_ptr<Executor> m_pooled;
+    LocalRunFixture m_local;
 
     ExecutionResult runCold(const Case& c)
     {
-        ExecutionRequest request = ExecutionRequest::adHoc(c.language, c.code, QStringLiteral("snippet"));
-        request.deadlineSeconds = c.deadlineSeconds;
-        return m_cold->run(request);
+        return m_local.runCold(LocalRunFixture::request(c.language, c.code, QStringLiteral("snippet"), c.deadlineSeconds));
     }
 
     // A pooled run, with the pool ready (as a user reading the output between runs sees it).
     ExecutionResult runPooled(const Case& c, bool expectPooled = true)
     {
-        [&] { QVERIFY2(m_pooledProvider->pool().waitUntilFull(120000), "the pool did not fill"); }();
-        const int before = m_pooledProvider->pooledCreates();
-        ExecutionRequest request = ExecutionRequest::adHoc(c.language, c.code, QStringLiteral("snippet"));
-        request.deadlineSeconds = c.deadlineSeconds;
-        ExecutionResult r = m_pooled->run(request);
-        [&] { QCOMPARE(m_pooledProvider->pooledCreates() - before, expectPooled ? 1 : 0); }();
-        return r;
+        return m_local.runPooled(LocalRunFixture::request(c.language, c.code, QStringLiteral("snippet"), c.deadlineSeconds),
+                                 expectPooled ? LocalRunFixture::PoolUse::Taken : LocalRunFixture::PoolUse::NotTaken);
     }
 
 private slots:
     void initTestCase()
     {
-        if (QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty())
+        if (!m_local.start({Language::JavaScript}))
             QSKIP("bubblewrap is not installed");
-        m_coldProvider = std::make_shared<LocalProvider>();
-        m_coldProvider->setPoolSize(0);
-        m_pooledProvider = std::make_shared<LocalProvider>();
-        m_pooledProvider->setPoolSize(1);
-        m_pooledProvider->startPool();
-        m_pooledProvider->warmLanguage(Language::JavaScript);
-        m_cold = std::make_unique<Executor>(m_coldProvider, nullptr);
-        m_pooled = std::make_unique<Executor>(m_pooledProvider, nullptr);
     }
 
-    void cleanupTestCase()
-    {
-        m_pooled.reset();
-        m_cold.reset();
-        m_pooledProvider.reset();
-        m_coldProvider.reset();
-    }
+    void cleanupTestCase() { m_local.stop(); }
 
     void identical_data()
     {
@@ -171,7 +137,7 @@ private slots:
         const Case c{QTest::currentDataTag(), Language(language), code, deadline};
         const ExecutionResult cold = runCold(c);
         const ExecutionResult warm = runPooled(c);
-        const QString both = QStringLiteral("\n--- cold:\n%1\n--- pooled:\n%2").arg(describe(cold), describe(warm));
+        const QString both = QStringLiteral("\n--- cold:\n%1\n--- pooled:\n%2").arg(describeResult(cold), describeResult(warm));
         QVERIFY2(cold.status != RunStatus::InfrastructureError, qPrintable(both));
         QVERIFY2(cold.status == warm.status, qPrintable(both));
         QVERIFY2(cold.reason == warm.reason, qPrintable(both));
@@ -220,7 +186,7 @@ private slots:
             "g = 1;\nconsole.log(delete g, this === module.exports, __filename, __dirname);\n"
             "console.log(new Error('x').stack);\nreturn 6 * 7;")};
         for (const ExecutionResult& r : {runCold(c), runPooled(c)}) {
-            QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+            QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
             QCOMPARE(r.stdoutText, QStringLiteral("true true /sandpad/work/snippet /sandpad/work\nError: x\n    at Object.<anonymous> (snippet:3:13)\n"));
             QCOMPARE(r.result.value_or(QString()), QStringLiteral("42"));
         }
@@ -266,20 +232,20 @@ private slots:
 
     void otherOptionsTakeTheColdPathAndRetarget()
     {
-        ExecutorConfig config = m_pooled->config();
+        ExecutorConfig config = m_local.pooled().config();
         const ExecutorConfig original = config;
         config.sandbox.memoryLimitMb = 768;
-        m_pooled->setConfig(config);
+        m_local.pooled().setConfig(config);
         const Case c{"mem", Language::Python,
                      QStringLiteral("import resource\nprint(resource.getrlimit(resource.RLIMIT_AS)[0] >= 768 << 20)")};
-        const int before = m_pooledProvider->pooledCreates();
-        ExecutionResult r = m_pooled->run(ExecutionRequest::adHoc(Language::Python, c.code));
-        QCOMPARE(m_pooledProvider->pooledCreates(), before); // cold: the pool had other options
+        const int before = m_local.pooledProvider().pooledCreates();
+        ExecutionResult r = m_local.pooled().run(ExecutionRequest::adHoc(Language::Python, c.code));
+        QCOMPARE(m_local.pooledProvider().pooledCreates(), before); // cold: the pool had other options
         QCOMPARE(r.stdoutText, QStringLiteral("True\n"));
         r = runPooled(c); // the pool follows the new options
         QCOMPARE(r.stdoutText, QStringLiteral("True\n"));
-        m_pooled->setConfig(original);
-        m_pooled->run(ExecutionRequest::adHoc(Language::Python, QStringLiteral("pass"))); // retarget back
+        m_local.pooled().setConfig(original);
+        m_local.pooled().run(ExecutionRequest::adHoc(Language::Python, QStringLiteral("pass"))); // retarget back
     }
 
     void poolControl()
@@ -336,7 +302,7 @@ private slots:
             const bool chart = i % 3 == 2;
             const ExecutionResult r = executor.run(ExecutionRequest::adHoc(
                 Language::Python, chart ? sine : QStringLiteral("print(%1)").arg(i)));
-            QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
+            QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
             QCOMPARE(r.stdoutText, chart ? QStringLiteral("1\n") : QStringLiteral("%1\n").arg(i));
             if (chart)
                 QCOMPARE(r.charts.size(), 1);
@@ -363,7 +329,7 @@ private slots:
 
     void noProcessLeftWhenTheProviderIsGone()
     {
-        QVERIFY(m_pooledProvider->pool().waitUntilFull(120000)); // its refills are not ours
+        QVERIFY(m_local.pooledProvider().pool().waitUntilFull(120000)); // its refills are not ours
         const QList<int> before = childProcessesOf(::getpid());
         auto provider = std::make_shared<LocalProvider>();
         provider->startPool();

@@ -57,11 +57,7 @@ private slots:
         clock.start();
         auto sb = create(config(), control);
         QCOMPARE(sb->workDir(), QStringLiteral("/tmp/sandpad"));
-        const ScriptRun run = runMainScript(*sb, control, QStringLiteral("it's"), QStringLiteral("r+1.txt"));
-        QCOMPARE(run.outcome.exitCode.value_or(-1), 3);
-        QCOMPARE(run.out, QByteArray("out it's\n"));
-        QCOMPARE(run.err, QByteArray("err\n"));
-        QCOMPARE(sb->readFile(sb->workDir() + QStringLiteral("/out/r+1.txt")).value_or("?"), QByteArray("hi there"));
+        SANDPAD_CHECK(verifyMainScriptRun(*sb, control, QStringLiteral("it's"), QStringLiteral("r+1.txt")));
         QVERIFY(!sb->readFile(sb->workDir() + QStringLiteral("/out/none")).has_value());
         const CleanupReport report = sb->destroy();
         QVERIFY2(report.confirmed, qPrintable(report.detail));
@@ -175,10 +171,7 @@ private slots:
 
         DaytonaConfig wrong = config();
         wrong.apiKey = QStringLiteral("dtn_wrong_secret_4242");
-        const ValidationReport bad = DaytonaProvider(wrong).validate();
-        QVERIFY(!bad.usable());
-        QVERIFY2(bad.toText().contains(QStringLiteral("bad credentials")), qPrintable(bad.toText()));
-        QVERIFY(!bad.toText().contains(wrong.apiKey));
+        SANDPAD_CHECK(verifyBadCredentialsFailValidation(wrong, wrong.apiKey));
 
         // As the SDK with an API key: no organization header (the key's own is used).
         DaytonaConfig otherOrg = config();

@@ -1,16 +1,9 @@
 // The full Executor (real wrappers) against each remote provider: the Vercel and Daytona fakes and
 // the example command provider. Same snippets as tests/engine, same results expected.
 #include "ExecutionChecks.h"
-#include "FakeProviderConfigs.h"
-#include "FakeServer.h"
-#include "TempDatabase.h"
+#include "FakeProviderExecutors.h"
 #include "TestChecks.h"
 
-#include "core/accounting/UsageLedger.h"
-#include "core/engine/Executor.h"
-#include "core/providers/command/CommandProvider.h"
-#include "core/providers/daytona/DaytonaProvider.h"
-#include "core/providers/vercel/VercelProvider.h"
 #include "core/run/ExecutionRequest.h"
 #include "core/run/Run.h"
 
@@ -24,73 +17,31 @@ using namespace sandpad;
 class TestRemoteExecutor : public QObject {
     Q_OBJECT
 
-    TempDatabase m_data;
-    std::unique_ptr<UsageLedger> m_ledger;
-    std::unique_ptr<FakeServer> m_vercel, m_daytona;
-    QMap<QString, std::shared_ptr<Executor>> m_executors;
+    FakeProviderExecutors m_remote;
 
-    static QString providerName()
-    {
-        QFETCH_GLOBAL(QString, provider);
-        return provider;
-    }
-    FakeServer* fake() const
-    {
-        const QString p = providerName();
-        return p == QLatin1String("vercel") ? m_vercel.get() : p == QLatin1String("daytona") ? m_daytona.get() : nullptr;
-    }
+    static QString providerName() { return FakeProviderExecutors::currentProvider(); }
+    FakeServer* fake() const { return m_remote.fake(); }
     ExecutionResult run(Language lang, const QString& code, int deadline = 60)
     {
         auto request = ExecutionRequest::adHoc(lang, code, lang == Language::Python ? QStringLiteral("snippet.py")
                                                                                   : QStringLiteral("snippet.mjs"));
         request.deadlineSeconds = deadline;
-        return m_executors.value(providerName())->run(request);
+        return m_remote.executor().run(request);
     }
     ExecutionResult py(const QString& code, int deadline = 60) { return run(Language::Python, code, deadline); }
     // Every sandbox the fake created was stopped/deleted and is gone.
-    void verifyCleaned()
-    {
-        if (FakeServer* f = fake()) {
-            QString why;
-            QVERIFY2(f->allCleaned(&why), qPrintable(why));
-        }
-    }
+    void verifyCleaned() { m_remote.verifyCleaned(); }
 
 private slots:
-    void initTestCase_data()
-    {
-        QTest::addColumn<QString>("provider");
-        QTest::newRow("vercel") << QStringLiteral("vercel");
-        QTest::newRow("daytona") << QStringLiteral("daytona");
-        QTest::newRow("command") << QStringLiteral("command");
-    }
+    void initTestCase_data() { FakeProviderExecutors::addProviderRows(); }
 
     void initTestCase()
     {
-        QVERIFY2(m_data.open(), qPrintable(m_data.error()));
-        m_ledger = std::make_unique<UsageLedger>(m_data.db());
-        m_vercel = std::make_unique<FakeServer>(QStringLiteral("fake_vercel.py"));
-        m_daytona = std::make_unique<FakeServer>(QStringLiteral("fake_daytona.py"));
-        QVERIFY(m_vercel->started() && m_daytona->started());
-
-        VercelConfig v = fakeVercelConfig(*m_vercel);
-        v.basePackages = {QStringLiteral("matplotlib"), QStringLiteral("numpy"), QStringLiteral("pandas"), QStringLiteral("sympy")};
-        v.confirmTimeoutMs = 3000;
-        DaytonaConfig d = fakeDaytonaConfig(*m_daytona);
-        d.basePackages = v.basePackages;
-        d.confirmTimeoutMs = 3000;
-        CommandProviderConfig c;
-        c.program = QStringLiteral(SANDPAD_SOURCE_DIR "/resources/runtime/command-provider-example.py");
-        m_executors.insert(QStringLiteral("vercel"), std::make_shared<Executor>(std::make_shared<VercelProvider>(v), m_ledger.get()));
-        m_executors.insert(QStringLiteral("daytona"), std::make_shared<Executor>(std::make_shared<DaytonaProvider>(d), m_ledger.get()));
-        m_executors.insert(QStringLiteral("command"), std::make_shared<Executor>(std::make_shared<CommandProvider>(c), m_ledger.get()));
+        SANDPAD_CHECK(m_remote.start(3000, QStringList{QStringLiteral("matplotlib"), QStringLiteral("numpy"),
+                                                       QStringLiteral("pandas"), QStringLiteral("sympy")}));
     }
 
-    void init()
-    {
-        if (FakeServer* f = fake())
-            f->reset();
-    }
+    void init() { m_remote.resetFake(); }
 
     void printWithRequestCountAndOverhead()
     {
@@ -196,7 +147,7 @@ private slots:
 
     void cancellation()
     {
-        Run* handle = m_executors.value(providerName())->start(
+        Run* handle = m_remote.executor().start(
             ExecutionRequest::adHoc(Language::Python, QStringLiteral("import time\nprint('x', flush=True)\ntime.sleep(60)\n")));
         QSignalSpy out(handle, &Run::output);
         QSignalSpy done(handle, &Run::finished);

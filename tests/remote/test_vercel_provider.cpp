@@ -99,12 +99,7 @@ private slots:
         clock.start();
         auto sb = create(config(), control);
         QCOMPARE(sb->workDir(), QStringLiteral("/vercel/sandbox/sandpad"));
-        const ScriptRun run = runMainScript(*sb, control, QStringLiteral("x y"), QStringLiteral("r.txt"));
-        QCOMPARE(run.outcome.exitCode.value_or(-1), 3);
-        QVERIFY(!run.outcome.timedOut && !run.outcome.cancelled);
-        QCOMPARE(run.out, QByteArray("out x y\n"));
-        QCOMPARE(run.err, QByteArray("err\n"));
-        QCOMPARE(sb->readFile(sb->workDir() + QStringLiteral("/out/r.txt")).value_or("?"), QByteArray("hi there"));
+        SANDPAD_CHECK(verifyMainScriptRun(*sb, control, QStringLiteral("x y"), QStringLiteral("r.txt")));
         const CleanupReport report = sb->destroy();
         QVERIFY2(report.confirmed, qPrintable(report.detail));
         QVERIFY(sb->destroy().confirmed); // twice is fine
@@ -370,10 +365,7 @@ private slots:
 
         VercelConfig wrong = config();
         wrong.token = QStringLiteral("wrong_token_5555");
-        const ValidationReport bad = VercelProvider(wrong).validate();
-        QVERIFY(!bad.usable());
-        QVERIFY2(bad.toText().contains(QStringLiteral("bad credentials")), qPrintable(bad.toText()));
-        QVERIFY(!bad.toText().contains(wrong.token));
+        SANDPAD_CHECK(verifyBadCredentialsFailValidation(wrong, wrong.token));
 
         VercelConfig unreachable = config();
         unreachable.apiUrl = QStringLiteral("http://127.0.0.1:1");

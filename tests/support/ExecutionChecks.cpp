@@ -7,9 +7,25 @@ namespace sandpad {
 
 QString describeResult(const ExecutionResult& r)
 {
-    return QStringLiteral("status=%1 reason=%2 stdout=%3 stderr=%4 error=%5")
-        .arg(runStatusName(r.status), r.reason, r.stdoutText.left(500), r.stderrText.left(2000),
+    return QStringLiteral("status=%1 reason=%2\nstdout=%3\nstderr=%4\nerror=%5")
+        .arg(runStatusName(r.status), r.reason, r.stdoutText.left(1500), r.stderrText.left(2000),
              r.error ? r.error->name + QStringLiteral(": ") + r.error->value + u'\n' + r.error->traceback : QString());
+}
+
+QStringList artifactNames(const ExecutionResult& r)
+{
+    QStringList out;
+    for (const RunArtifact& a : r.artifacts)
+        out << a.name;
+    return out;
+}
+
+const RunArtifact* findArtifact(const ExecutionResult& r, const QString& name)
+{
+    for (const RunArtifact& a : r.artifacts)
+        if (a.name == name)
+            return &a;
+    return nullptr;
 }
 
 QString sineWaveCode()

@@ -4,6 +4,8 @@
 #include "SandboxChecks.h"
 #include "TestChecks.h"
 
+#include "core/sandbox/ValidationReport.h"
+
 #include <QElapsedTimer>
 #include <QtTest>
 #include <memory>
@@ -86,6 +88,15 @@ protected:
         SANDPAD_CHECK(verifyProviderError([&] { create(c, control); }, ProviderError::Kind::Unauthorized,
                                           QStringLiteral("bad credentials"), "create should fail", &message));
         QVERIFY(!message.contains(secret));
+    }
+
+    // `c`, with a wrong secret, fails validate() as bad credentials, in a text that does not quote it.
+    void verifyBadCredentialsFailValidation(const Config& c, const QString& secret)
+    {
+        const ValidationReport bad = Provider(c).validate();
+        QVERIFY(!bad.usable());
+        QVERIFY2(bad.toText().contains(QStringLiteral("bad credentials")), qPrintable(bad.toText()));
+        QVERIFY(!bad.toText().contains(secret));
     }
 
     // `sb` is destroyed, confirmed, and the fake has nothing left of it.

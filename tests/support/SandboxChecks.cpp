@@ -33,6 +33,16 @@ ScriptRun runMainScript(Sandbox& sandbox, RunControl& control, const QString& ar
     return run;
 }
 
+void verifyMainScriptRun(Sandbox& sandbox, RunControl& control, const QString& argument, const QString& outFile)
+{
+    const ScriptRun run = runMainScript(sandbox, control, argument, outFile);
+    QCOMPARE(run.outcome.exitCode.value_or(-1), 3);
+    QVERIFY(!run.outcome.timedOut && !run.outcome.cancelled);
+    QCOMPARE(run.out, QByteArray("out " + argument.toUtf8() + '\n'));
+    QCOMPARE(run.err, QByteArray("err\n"));
+    QCOMPARE(sandbox.readFile(sandbox.workDir() + QStringLiteral("/out/") + outFile).value_or("?"), QByteArray("hi there"));
+}
+
 void verifyProviderError(const std::function<void()>& call, ProviderError::Kind kind, const QString& text,
                          const char* whyNot, QString* message)
 {

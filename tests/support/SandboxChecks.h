@@ -32,6 +32,9 @@ struct ScriptRun {
     QByteArray out, err;
 };
 ScriptRun runMainScript(Sandbox& sandbox, RunControl& control, const QString& argument, const QString& outFile);
+// runMainScript() and the check of all it did: exit code 3 (not timed out, not cancelled), its
+// stdout and stderr, and out/<outFile> holding GREETING, read back. (Call it through SANDPAD_CHECK.)
+void verifyMainScriptRun(Sandbox& sandbox, RunControl& control, const QString& argument, const QString& outFile);
 
 // `call` must throw a ProviderError of `kind` whose message contains `text` (when not empty); when
 // it returns instead, the check fails with `whyNot`. The error's message is kept in `message`.

@@ -338,14 +338,14 @@ def _pack_series(element, datetime_x):
                 return element
             x, y = a[:, 0], a[:, 1]
         elif isinstance(points, (list, tuple)) and len(points) >= _COLUMN_MIN_POINTS:
-            try:
-                if set(map(len, points)) != {2}:
-                    return element
-            except TypeError:
-                return element
             # Two lists of references, then one array each (_array_column): a third of the time
-            # of flattening the pairs through an iterator and slicing them apart.
-            x, y = [p[0] for p in points], [p[1] for p in points]
+            # of flattening the pairs through an iterator and slicing them apart. Unpacking
+            # checks on the way that each point is a pair (else the host names the point).
+            try:
+                x = [a for a, _ in points]
+                y = [b for _, b in points]
+            except (TypeError, ValueError):
+                return element
         else:
             return element
     elif x is None or y is None or points is not None:

@@ -3,6 +3,7 @@
 #include "core/accounting/CreditsAccount.h"
 #include "core/accounting/Money.h"
 #include "core/accounting/UsageLedger.h"
+#include "core/charts/ChartSpec.h"
 #include "core/documents/DocumentStore.h"
 #include "core/engine/Executor.h"
 #include "core/providers/ProviderRegistry.h"
@@ -81,6 +82,12 @@ void printJson(const QJsonValue& value)
     std::fflush(stdout);
 }
 
+// A chart's dictionary as compact JSON text, its point lists written straight from the series.
+QByteArray specText(const RunChart& chart)
+{
+    return chart.spec ? chart.spec->toJsonText() : QJsonDocument(QJsonObject()).toJson(QJsonDocument::Compact);
+}
+
 // The same JSON as printJson(result.toJson()), written chart by chart: a run's charts (up to
 // 64 MiB of PNGs, as base64, or a 1,000,000-point dictionary) are never all in one text at once.
 void printRunJson(const ExecutionResult& result, const std::optional<QJsonArray>& artifacts = std::nullopt)
@@ -111,13 +118,13 @@ void printRunJson(const ExecutionResult& result, const std::optional<QJsonArray>
             writeBytes(stdout, chart.png.toBase64());
             if (chart.spec) { // the chart extracted from the figure
                 writeBytes(stdout, "\",\"chart\":");
-                writeBytes(stdout, QJsonDocument(chart.specJson()).toJson(QJsonDocument::Compact));
+                writeBytes(stdout, specText(chart));
                 writeBytes(stdout, ",\"format\":\"png\"}");
             } else {
                 writeBytes(stdout, "\",\"format\":\"png\"}");
             }
         } else {
-            writeBytes(stdout, QJsonDocument(chart.specJson()).toJson(QJsonDocument::Compact));
+            writeBytes(stdout, specText(chart));
         }
     }
     writeBytes(stdout, QByteArrayView(text).sliced(at + empty.size() - 1));
@@ -558,24 +565,25 @@ int RunCommand::exec(const QStringList& arguments)
     const QDir chartsDir(parser.isSet(chartsDirOpt) ? parser.value(chartsDirOpt) : QDir::currentPath());
     printOutputs(result, chartsDir);
     int index = 0;
-    for (const RunChart& chart : result.charts) {
-        ++index;
-        const QString base = QStringLiteral("sandpad-%1-chart-%2").arg(result.runId.left(8)).arg(index);
-        QString path;
-        QByteArray bytes;
-        if (chart.kind == RunChart::Kind::Png) {
-            path = chartsDir.filePath(base + QStringLiteral(".png"));
-            bytes = chart.png;
-        } else {
-            path = chartsDir.filePath(base + QStringLiteral(".json"));
-            // Compact: indented, a 1,000,000-point chart is 107 MB instead of 31 MB.
-            bytes = QJsonDocument(chart.specJson()).toJson(QJsonDocument::Compact) + '\n';
-        }
+    const auto save = [](const QString& what, const QString& path, const QByteArray& bytes) {
         QFile out(path);
         if (out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size())
-            writeErr(QStringLiteral("chart %1 saved to %2\n").arg(index).arg(path));
+            writeErr(QStringLiteral("%1 saved to %2\n").arg(what, path));
         else
-            writeErr(QStringLiteral("chart %1 could not be saved to %2: %3\n").arg(index).arg(path, out.errorString()));
+            writeErr(QStringLiteral("%1 could not be saved to %2: %3\n").arg(what, path, out.errorString()));
+    };
+    for (const RunChart& chart : result.charts) {
+        ++index;
+        const QString base = chartsDir.filePath(QStringLiteral("sandpad-%1-chart-%2").arg(result.runId.left(8)).arg(index));
+        const QString what = QStringLiteral("chart %1").arg(index);
+        // Compact JSON: indented, a 1,000,000-point chart is 107 MB instead of 31 MB.
+        if (chart.kind == RunChart::Kind::Interactive) {
+            save(what, base + QStringLiteral(".json"), specText(chart) + '\n');
+            continue;
+        }
+        save(what, base + QStringLiteral(".png"), chart.png);
+        if (chart.spec) // the interactive chart extracted from the figure, beside its picture
+            save(what + QStringLiteral(" (interactive, extracted from the figure)"), base + QStringLiteral(".json"), specText(chart) + '\n');
     }
     QString status = QStringLiteral("[%1] %2 on %3 in %4 ms, cost %5")
                          .arg(runStatusName(result.status), languageName(result.language), result.provider)

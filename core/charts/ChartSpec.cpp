@@ -4,7 +4,10 @@
 #include "core/charts/ChartColumns.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QRandomGenerator>
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 namespace sandpad {
@@ -51,7 +54,40 @@ void insertAxis(QJsonObject& o, const QString& p, const ChartAxis& a)
         o.insert(p + QStringLiteral("_unit"), a.unit);
 }
 
+// A value as QJsonDocument writes QJsonValue(v): null when not finite, a whole number as an
+// integer, else the shortest text that reads back the same.
+void appendNumber(QByteArray& out, double v)
+{
+    if (!std::isfinite(v)) {
+        out += "null";
+    } else if (v == std::floor(v) && std::abs(v) <= 9007199254740992.0) { // 2^53: exact in both
+        char text[24];
+        const auto end = std::to_chars(text, text + sizeof text, qint64(v)).ptr;
+        out.append(text, end - text);
+    } else if (v == std::floor(v)) { // rare: as Qt decides (an integer or not, by version)
+        const QByteArray text = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
+        out.append(text.constData() + 1, text.size() - 2);
+    } else {
+        out += QByteArray::number(v, 'g', QLocale::FloatingPointShortest);
+    }
+}
+
+// `"text"` as QJsonDocument writes a string.
+QByteArray quoted(const QString& text)
+{
+    const QByteArray array = QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact);
+    return array.mid(1, array.size() - 2);
+}
+
 } // namespace
+
+// The series whose points toJsonText() writes itself, in the order their markers were inserted.
+struct ChartSpec::TextPlaceholders {
+    QString nonce; // random: no text of the chart holds it (checked by counting)
+    std::vector<std::pair<const ChartSpec*, const ChartSeries*>> series;
+
+    QString marker(qsizetype index) const { return nonce + QString::number(index); }
+};
 
 QString ChartSpec::typeName() const
 {
@@ -164,12 +200,56 @@ QJsonObject ChartSpec::toJson(QJsonObject&& parsedFrom) const
     return toJson(shared);
 }
 
+QByteArray ChartSpec::toJsonText() const
+{
+    TextPlaceholders placeholders;
+    const quint64 random[2] = {QRandomGenerator::global()->generate64(), QRandomGenerator::global()->generate64()};
+    placeholders.nonce = QStringLiteral("sandpad-points-%1%2-").arg(random[0], 16, 16, QChar(u'0')).arg(random[1], 16, 16, QChar(u'0'));
+    const QByteArray head = QJsonDocument(toJson(QList<QJsonArray>(), nullptr, &placeholders)).toJson(QJsonDocument::Compact);
+    const QByteArray nonce = '"' + placeholders.nonce.toLatin1();
+    if (head.count(nonce) != qsizetype(placeholders.series.size())) // cannot happen; then the tree
+        return QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
+    qsizetype points = 0;
+    for (const auto& [chart, series] : placeholders.series)
+        points += qsizetype(series->xs.size());
+    QByteArray out;
+    out.reserve(head.size() + points * 44);
+    qsizetype from = 0;
+    for (qsizetype k = 0; k < qsizetype(placeholders.series.size()); ++k) {
+        const QByteArray marker = '"' + placeholders.marker(k).toLatin1() + '"';
+        const qsizetype at = head.indexOf(marker, from);
+        if (at < 0) // not in order: cannot happen either
+            return QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
+        out.append(head.constData() + from, at - from);
+        const auto& [chart, series] = placeholders.series[size_t(k)];
+        QList<QByteArray> categories; // each x category's text, once
+        for (const QString& category : chart->m_xCategories)
+            categories << quoted(category);
+        out += '[';
+        for (size_t i = 0; i < series->xs.size(); ++i) {
+            out += i ? ",[" : "[";
+            if (chart->categoryX())
+                out += categories.at(qsizetype(series->xs[i]));
+            else
+                appendNumber(out, series->xs[i]);
+            out += ',';
+            appendNumber(out, series->ys[i]);
+            out += ']';
+        }
+        out += ']';
+        from = at + marker.size();
+    }
+    out.append(head.constData() + from, head.size() - from);
+    return out;
+}
+
 QJsonObject ChartSpec::toPacked(ChartColumns& columns) const
 {
     return toJson(QList<QJsonArray>(), &columns);
 }
 
-QJsonObject ChartSpec::toJson(const QList<QJsonArray>& sharedPoints, ChartColumns* columns) const
+QJsonObject ChartSpec::toJson(const QList<QJsonArray>& sharedPoints, ChartColumns* columns,
+                              TextPlaceholders* placeholders) const
 {
     QJsonObject o;
     o.insert(QStringLiteral("type"), typeName());
@@ -201,6 +281,9 @@ QJsonObject ChartSpec::toJson(const QList<QJsonArray>& sharedPoints, ChartColumn
             if (columns && !categoryX()) {
                 element.insert(QStringLiteral("x"), columns->add(s.xs));
                 element.insert(QStringLiteral("y"), columns->add(s.ys));
+            } else if (placeholders) {
+                element.insert(QStringLiteral("points"), placeholders->marker(qsizetype(placeholders->series.size())));
+                placeholders->series.emplace_back(this, &s);
             } else if (k < sharedPoints.size() && !sharedPoints[k].isEmpty()) {
                 element.insert(QStringLiteral("points"), sharedPoints[k]);
             } else {
@@ -279,7 +362,7 @@ QJsonObject ChartSpec::toJson(const QList<QJsonArray>& sharedPoints, ChartColumn
         o.insert(QStringLiteral("rows"), m_rows);
         o.insert(QStringLiteral("columns"), m_columns);
         for (qsizetype i = 0; i < m_children.size(); ++i) {
-            QJsonObject child = m_children[i].toJson(QList<QJsonArray>(), columns);
+            QJsonObject child = m_children[i].toJson(QList<QJsonArray>(), columns, placeholders);
             const ChartCell& c = m_cells[i];
             child.insert(QStringLiteral("layout"), QJsonObject{{QStringLiteral("row"), c.row},
                                                                {QStringLiteral("column"), c.column},

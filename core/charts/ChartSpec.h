@@ -147,6 +147,10 @@ public:
     // The dictionary with every numeric x/y series as binary columns added to `columns` (how the
     // run history stores a chart): parse(toPacked(c), &c) gives the same chart.
     QJsonObject toPacked(ChartColumns& columns) const;
+    // QJsonDocument(toJson()).toJson(QJsonDocument::Compact), byte for byte, with the point lists
+    // written straight from the series instead of a JSON tree per point (`--json`: for 1,000,000
+    // points a tenth of the time and of the memory).
+    QByteArray toJsonText() const;
 
 private:
     ChartType m_type = ChartType::Line;
@@ -165,8 +169,11 @@ private:
     qsizetype m_valueTotal = 0;
     std::vector<bool> m_pointsNormal; // per series: its "points" list as parsed is already normal
 
-    // sharedPoints: per series, or empty; columns: set for toPacked.
-    QJsonObject toJson(const QList<QJsonArray>& sharedPoints, ChartColumns* columns = nullptr) const;
+    struct TextPlaceholders;
+    // sharedPoints: per series, or empty; columns: set for toPacked; placeholders: set for
+    // toJsonText (each series' points a marker string, replaced by their text).
+    QJsonObject toJson(const QList<QJsonArray>& sharedPoints, ChartColumns* columns = nullptr,
+                       TextPlaceholders* placeholders = nullptr) const;
     friend class ChartSpecParser;
 };
 

@@ -2,8 +2,10 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRandomGenerator>
 #include <QtTest>
 #include <cmath>
+#include <cstring>
 
 using namespace sandpad;
 
@@ -350,6 +352,54 @@ private slots:
         QCOMPARE(r.spec->toJson(std::move(source)), r.spec->toJson());
         // Given a dictionary that does not fit (it must be the one parsed), nothing of it is taken.
         QCOMPARE(r.spec->toJson(obj(R"({"type": "line", "elements": [{"points": [[7, 7], [8, 8], [9, 9], [10, 10]]}]})")), r.spec->toJson());
+    }
+    // toJsonText() writes the point lists itself: byte for byte what QJsonDocument writes of
+    // toJson(), for numbers of every kind (whole, huge, tiny, negative zero, gaps), categories
+    // that need escaping, dates, composites and the charts without point lists.
+    void toJsonText_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::newRow("numbers") << QByteArray(R"({"type": "line", "title": "t \u0022q\u0022", "x_label": "é", "elements": [
+            {"label": "a", "points": [[0, 1], [1.5, null], [-0.0, -2.5e-7], [1e15, 1e16], [9007199254740992, 9007199254740994],
+             [1e17, 1.5e17], [-1e300, 1e-300], [123456789.125, 0.1], [3, 0.30000000000000004], [-7, 2.2250738585072014e-308],
+             [1.7976931348623157e308, -4.9e-324], [1e21, 1e22], [0.001, 0.0001], [0.00001, 123456.0]]},
+            {"label": "b\u0001\n", "color": "\u0023112233", "mode": "markers", "y_axis": "right", "points": [[2, 3]]},
+            {"label": "empty", "points": []}]})");
+        QTest::newRow("errors") << QByteArray(R"({"type": "scatter", "title": "e", "x_scale": "log", "y_lim": [0.5, 10], "elements": [
+            {"label": "a", "points": [[1, 2], [3, 4]], "error_y": [[0.5, 0.25], null], "error_x": [[1, 1], [2, 2]]}]})");
+        QTest::newRow("categories") << QByteArray(R"({"type": "scatter", "elements": [{"label": "a", "points": [["x \u0022quoted\u0022", 1], ["tab\t", 2], ["\u00e9\u4e2d\ud83d\ude00", 3], ["x \u0022quoted\u0022", null]]}, {"points": [["tab\t", 5]]}]})");
+        QTest::newRow("dates") << QByteArray(R"({"type": "line", "x_scale": "datetime", "x_ticks": [1706745600000], "elements": [{"label": "a", "points": [["2024-01-31", 1], [1706745600000, 2], ["2024-02-01T00:00:00.125Z", -1]]}]})");
+        QTest::newRow("composite") << QByteArray(R"({"type": "composite_chart", "title": "c", "rows": 1, "columns": 3, "elements": [
+            {"type": "line", "elements": [{"label": "a", "points": [[0, 1], [1, 2.5]]}, {"label": "b", "points": [[4, 5]]}]},
+            {"type": "bar", "elements": [{"label": "x", "group": "g", "value": 2}]},
+            {"type": "scatter", "elements": [{"label": "c", "points": [["u", 0.5]]}]}]})");
+        QTest::newRow("bar") << QByteArray(R"({"type": "bar", "orientation": "horizontal", "elements": [{"label": "a", "group": "g", "value": 2.5, "error": [0.5, 1]}]})");
+        QTest::newRow("pie") << QByteArray(R"({"type": "pie", "elements": [{"label": "a", "angle": 120.5, "radius": 0.75}]})");
+        QTest::newRow("box") << QByteArray(R"({"type": "box_and_whisker", "elements": [{"label": "a", "min": 1, "first_quartile": 2, "median": 3, "third_quartile": 4, "max": 5, "outliers": [9, 10.5]}]})");
+        QTest::newRow("no elements") << QByteArray(R"({"type": "line", "title": "nothing", "elements": []})");
+    }
+    void toJsonText()
+    {
+        QFETCH(QByteArray, json);
+        const auto r = ChartSpec::parse(obj(json.constData()));
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.spec->toJsonText(), QJsonDocument(r.spec->toJson()).toJson(QJsonDocument::Compact));
+    }
+    // The same for random doubles of every magnitude, and whole numbers around 2^53 and 2^63.
+    void toJsonTextNumbers()
+    {
+        QRandomGenerator random(15);
+        QJsonArray points;
+        for (int i = 0; i < 20000; ++i) {
+            quint64 bits = random.generate64();
+            double x;
+            std::memcpy(&x, &bits, sizeof x);
+            const double whole = std::ldexp(double(random.bounded(1 << 20)), random.bounded(0, 70)) * (i % 2 ? -1 : 1);
+            points.append(QJsonArray{std::isfinite(x) ? x : double(i), whole});
+        }
+        const auto r = ChartSpec::parse(QJsonObject{{"type", "line"}, {"elements", QJsonArray{QJsonObject{{"label", "r"}, {"points", points}}}}});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.spec->toJsonText(), QJsonDocument(r.spec->toJson()).toJson(QJsonDocument::Compact));
     }
 };
 

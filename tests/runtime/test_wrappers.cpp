@@ -385,6 +385,80 @@ private slots:
         const Run bad = py(QStringLiteral("chart = {'type': 'line', 'elements': [{'x': [1, 2, 3], 'y': [1, 2]}]}\nprint('ok')\n"));
         QCOMPARE(bad.out, QByteArray("ok\n"));
         QVERIFY2(bad.result.value("chart_error").toString().contains("x has 3 values and y has 2"), bad.resultJson.constData());
+
+        // The columns are the values when the chart was made: a display()ed chart's arrays
+        // changed afterwards (the wrapper keeps buffers, not copies of copies) are not seen.
+        const Run shown = py(QStringLiteral(
+            "import numpy as np\nfrom array import array\nx = np.arange(100, dtype=float)\ny = x * 2\na = array('d', y)\n"
+            "display({'type': 'line', 'title': 'd', 'elements': [{'label': 'n', 'x': x, 'y': y}, {'label': 'a', 'x': x, 'y': a}]})\n"
+            "x[:] = -1\ny[:] = -1\na[1] = -1\n"));
+        const ChartSpec d2 = interactiveChart(shown);
+        QCOMPARE(d2.series()[0].xs[1], 1.0);
+        QCOMPARE(d2.series()[0].ys[1], 2.0);
+        QCOMPARE(d2.series()[1].ys[1], 2.0);
+    }
+    // A list of pairs that is not all numbers is not packed: the host's validation names the
+    // point (mixed types, a pair of three), and a non-finite x in columns is refused by name.
+    void chartColumnsKeepTheChecks_data()
+    {
+        QTest::addColumn<QString>("points");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("a string y") << QStringLiteral("[[i, i] for i in range(99)] + [[99, 'abc']]")
+                                    << QStringLiteral("chart.elements[0].points[99]: y must be a number, got \"abc\"");
+        QTest::newRow("a pair of three") << QStringLiteral("[[i, i] for i in range(99)] + [[99, 1, 2]]")
+                                         << QStringLiteral("chart.elements[0].points[99]");
+        QTest::newRow("NaN x") << QStringLiteral("[[float(i) if i != 70 else float('nan'), i] for i in range(100)]")
+                               << QStringLiteral("chart.elements[0].x[70]: x must be a finite number, got NaN");
+        QTest::newRow("infinite x") << QStringLiteral("[[float(i) if i != 3 else float('inf'), i] for i in range(100)]")
+                                    << QStringLiteral("chart.elements[0].x[3]");
+    }
+    void chartColumnsKeepTheChecks()
+    {
+        QFETCH(QString, points);
+        QFETCH(QString, error);
+        const Run r = py(QStringLiteral("chart = {'type': 'line', 'elements': [{'label': 'p', 'points': %1}]}\n").arg(points));
+        checkValid(r);
+        const ChartColumns columns = r.columns();
+        const ChartParseResult parsed = ChartSpec::parse(r.charts()[0].toObject().value("spec").toObject(), &columns);
+        QVERIFY(!parsed.ok());
+        QVERIFY2(parsed.error.startsWith(error), qPrintable(parsed.error));
+    }
+    // JavaScript: a line/scatter series of 64 [number, number] pairs or more leaves as float64
+    // columns (null and non-finite y are gaps); short series, category x and anything else
+    // stay points; a composite's charts too.
+    void jsChartColumns()
+    {
+        const Run r = js(QStringLiteral(
+            "const pts = [];\nfor (let i = 0; i < 100; i++) pts.push([i, Math.sin(i)]);\npts[5][1] = null;\npts[6][1] = Infinity;\n"
+            "const words = pts.map(([x, y]) => ['k' + x, y]);\n"
+            "chart = {type: 'composite_chart', elements: [\n"
+            "  {type: 'line', title: 'a', elements: [{label: 'pairs', points: pts}, {label: 'short', points: [[0, 1], [1, 2]]}]},\n"
+            "  {type: 'scatter', title: 'b', elements: [{label: 'words', points: words}]}]};\n"
+            "console.log(chart.elements[0].elements[0].points.length);\n"));
+        checkValid(r);
+        QCOMPARE(r.out, QByteArray("100\n"));
+        QCOMPARE(r.result.value("chart_columns").toObject().value("size").toInteger(), 2 * 100 * 8);
+        QVERIFY2(r.resultJson.size() < 6000, r.resultJson.constData()); // the words stay JSON
+        const ChartSpec c = interactiveChart(r);
+        QCOMPARE(c.children().size(), 2);
+        const ChartSeries& s = c.children()[0].series()[0];
+        QCOMPARE(s.xs.size(), size_t(100));
+        QCOMPARE(s.xs[99], 99.0);
+        QCOMPARE(s.ys[1], std::sin(1.0));
+        QVERIFY(std::isnan(s.ys[5]) && std::isnan(s.ys[6]));
+        QCOMPARE(c.children()[0].series()[1].ys, (std::vector<double>{1, 2}));
+        QVERIFY(c.children()[1].categoryX());
+        QCOMPARE(c.children()[1].series()[0].ys[99], std::sin(99.0));
+        const QJsonArray elements = r.charts()[0].toObject()["spec"].toObject()["elements"].toArray();
+        QVERIFY(elements[0].toObject()["elements"].toArray()[0].toObject().contains("x"));
+        QVERIFY(elements[0].toObject()["elements"].toArray()[1].toObject().contains("points"));
+        QVERIFY(elements[1].toObject()["elements"].toArray()[0].toObject().contains("points"));
+        // A NaN x is not packed: it goes as null and the host names it.
+        const Run nan = js(QStringLiteral("const p = [];\nfor (let i = 0; i < 80; i++) p.push([i === 9 ? NaN : i, i]);\n"
+                                          "chart = {type: 'line', elements: [{label: 'n', points: p}]};\n"));
+        QVERIFY(!nan.result.contains("chart_columns"));
+        const ChartParseResult parsed = ChartSpec::parse(nan.charts()[0].toObject().value("spec").toObject());
+        QVERIFY2(!parsed.ok() && parsed.error.startsWith(QStringLiteral("chart.elements[0].points[9]")), qPrintable(parsed.error));
     }
 
     void unserializableChart()

@@ -295,9 +295,15 @@ public:
                     at = after;
                 }
                 if (closeAt < 0) {
+                    if (m_profile == Profile::Tables)
+                        return refuse(QObject::tr("a <style> never ends"));
                     i = textStart = n; // the rest is the element's
                     break;
                 }
+                // The report's rule: a style block with markup inside is no style block (refused,
+                // not half stripped).
+                if (m_profile == Profile::Tables && text.mid(i, closeAt - i).contains(u'<'))
+                    return refuse(QObject::tr("a <style> holds markup"));
                 const qsizetype gt = text.indexOf(u'>', closeAt);
                 i = textStart = gt < 0 ? n : gt + 1;
                 continue;
@@ -395,6 +401,8 @@ private:
                     attrs += QStringLiteral(" start=\"%1\"").arg(*n);
             }
         }
+        if (tag.name == u"table" && m_profile == Profile::Display)
+            attrs += QStringLiteral(" border=\"1\" cellspacing=\"0\" cellpadding=\"3\""); // ours: a grid to read
         if (tag.name == u"a" && !attrs.contains(QLatin1String(" href=")))
             *emitted = QStringLiteral("span"); // javascript:, data:, relative...: shown as text only
         if (tag.name == u"font" || tag.name == u"center" || tag.name == u"big" || tag.name == u"tt"

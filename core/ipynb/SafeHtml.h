@@ -10,7 +10,8 @@ namespace sandpad {
 // without running or fetching anything: structure (div, p, section...), text formatting, lists,
 // tables, code and headings, rebuilt from a single linear pass over the text. Every tag is
 // written again by this class: no attribute survives except a link's http(s)/mailto href, a
-// cell's colspan/rowspan and a list's start (checked, numbers only), so no script, event
+// cell's colspan/rowspan and a list's start (checked, numbers only; a table gets a plain grid of
+// this class's own), so no script, event
 // handler, style, class, image source or CSS url() can reach the view. Scripts, styles,
 // iframes, forms and their controls, objects, SVG and MathML are removed with their content;
 // an image becomes its alt text ("[image: …]"); tags it does not know are dropped and their

@@ -55,7 +55,7 @@ private slots:
         QCOMPARE(*r.html,
                  QStringLiteral("<h2>Report</h2><p>Some <b>bold</b>, <i>italic</i>, <code>x = 1</code> and <em>more</em>.</p>"
                                 "<ul><li>one</li><li>two</li></ul><ol start=\"3\"><li>three</li></ol>"
-                                "<table><tr><th colspan=\"2\">h</th></tr><tr><td>1</td><td>2</td></tr></table>"
+                                "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr><th colspan=\"2\">h</th></tr><tr><td>1</td><td>2</td></tr></table>"
                                 "<pre>a  b</pre><blockquote>q</blockquote>"
                                 "<a href=\"https://example.org/a?b=1&amp;c=2\" title=\"t\">a link</a>"));
         QCOMPARE(r.links, QStringList{QStringLiteral("https://example.org/a?b=1&c=2")});

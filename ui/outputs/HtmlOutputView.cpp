@@ -74,8 +74,8 @@ HtmlOutputView::HtmlOutputView(const QString& html, QWidget* parent) : QWidget(p
 
     auto* top = new QHBoxLayout;
     top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(m_sourceButton); // first: a wide entry may run past the view's right edge
     top->addWidget(m_note, 1);
-    top->addWidget(m_sourceButton);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);

@@ -98,6 +98,7 @@ QList<RunOutput> OutputCollector::collect(const RuntimeProgram& program, Sandbox
         switch (out.type) {
         case RunOutput::Type::Text:
         case RunOutput::Type::Markdown:
+        case RunOutput::Type::Html:
         case RunOutput::Type::Svg:
             out.text = ref.text;
             break;

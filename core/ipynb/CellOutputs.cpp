@@ -69,6 +69,9 @@ QJsonObject richOutput(const RunOutput& o)
     case T::Markdown:
         data.insert(QStringLiteral("text/markdown"), IpynbWriter::lines(o.text));
         break;
+    case T::Html:
+        data.insert(QStringLiteral("text/html"), IpynbWriter::lines(o.text)); // as the run gave it
+        break;
     }
     return displayData(data);
 }

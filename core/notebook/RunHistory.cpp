@@ -23,7 +23,7 @@ namespace {
 const QString kColumns = QStringLiteral(
     "run_id, started_ms, title, language, provider, status, duration_ms, cost_micros, code, "
     "stdout, stderr, result, has_error, error_name, error_value, error_traceback, exit_code, "
-    "reason, message, document_id, revision_id");
+    "reason, message, document_id, revision_id, first_line");
 
 // The rows of a table a preview holds (the notebook at start): the rest is the run's, in table_json.
 constexpr qsizetype kPreviewTableRows = 1000;
@@ -68,6 +68,7 @@ ExecutionResult resultFrom(const QSqlQuery& q)
     r.message = q.value(18).toString();
     r.documentId = q.value(19).toString();
     r.revisionId = q.value(20).toString();
+    r.firstLine = std::max(1, q.value(21).toInt());
     return r;
 }
 
@@ -115,7 +116,7 @@ bool RunHistory::save(const ExecutionResult& r)
     {
         QSqlQuery q(db);
         q.prepare(QStringLiteral("INSERT INTO runs (%1) VALUES "
-                                 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                                 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                       .arg(kColumns));
         const QDateTime started = r.startedAt.isValid() ? r.startedAt
                                                         : QDateTime::currentDateTimeUtc().addMSecs(-r.durationMs);
@@ -140,6 +141,7 @@ bool RunHistory::save(const ExecutionResult& r)
         q.addBindValue(sqlText(r.message));
         q.addBindValue(sqlText(r.documentId));
         q.addBindValue(sqlText(r.revisionId));
+        q.addBindValue(std::max(1, r.firstLine));
         if (!q.exec())
             return fail(q);
     }
@@ -376,7 +378,7 @@ QList<RunHistory::Preview> RunHistory::recentPreviews(int limit) const
     {
         QSqlQuery q(db);
         q.setForwardOnly(true);
-        q.prepare(QStringLiteral("SELECT %1, p.format, p.preview FROM runs r "
+        q.prepare(QStringLiteral("SELECT %1, r.first_line, p.format, p.preview FROM runs r "
                                  "LEFT JOIN run_previews p ON p.run_id = r.run_id "
                                  "ORDER BY r.started_ms DESC, r.rowid DESC LIMIT ?")
                       .arg(kLeadingColumns));
@@ -395,8 +397,9 @@ QList<RunHistory::Preview> RunHistory::recentPreviews(int limit) const
         while (q.next()) {
             Preview p;
             leadingFrom(q, p.run);
-            const bool ok = !q.value(9).isNull() && q.value(8).toInt() == RunPreview::kFormat
-                            && RunPreview::fromJson(q.value(9).toString(), &p.run, &p.cuts);
+            const bool ok = !q.value(10).isNull() && q.value(9).toInt() == RunPreview::kFormat
+                            && RunPreview::fromJson(q.value(10).toString(), &p.run, &p.cuts);
+            p.run.firstLine = std::max(1, q.value(8).toInt());
             if (!ok)
                 missing.append(out.size());
             out.append(std::move(p));

@@ -59,6 +59,8 @@ bool OpenTabs::write(const QString& path, QString* error) const
             o.insert(QStringLiteral("revision_id"), tab.revisionId);
         if (tab.kind == OpenTab::Kind::Untitled)
             o.insert(QStringLiteral("text"), tab.text.left(kMaxTextChars));
+        if (!tab.input.isEmpty())
+            o.insert(QStringLiteral("input"), tab.input.toJson());
         list.append(o);
     }
     const QJsonObject root{{QStringLiteral("version"), kFormatVersion},
@@ -113,6 +115,7 @@ std::optional<OpenTabs> OpenTabs::read(const QString& path, QString* error)
         tab.line = std::max(0, o.value(QStringLiteral("line")).toInt());
         tab.column = std::max(0, o.value(QStringLiteral("column")).toInt());
         tab.freshRuns = o.value(QStringLiteral("fresh_runs")).toBool();
+        tab.input = TabInput::fromJson(o.value(QStringLiteral("input")));
         if ((tab.kind == OpenTab::Kind::File && tab.path.isEmpty())
             || (tab.kind != OpenTab::Kind::File && tab.kind != OpenTab::Kind::Untitled && tab.documentId.isEmpty()))
             continue;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/recovery/TabInput.h"
+
 #include <QList>
 #include <QString>
 #include <optional>
@@ -18,6 +20,7 @@ struct OpenTab {
     QString text;        // Kind::Untitled only (files and documents are read from where they are)
     int line = 0, column = 0; // the cursor, 0-based
     bool freshRuns = false;   // "Fresh Sandbox per Run" instead of the tab's session
+    TabInput input;           // its attached files (by path) and Input box
 };
 
 // The open tabs at a normal quit, in <dataDir>/open-tabs.json, written atomically. The crash

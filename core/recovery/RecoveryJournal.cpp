@@ -116,6 +116,8 @@ bool RecoveryJournal::write(const QString& tabId)
     o.insert(QStringLiteral("documentId"), s.documentId);
     o.insert(QStringLiteral("baseRevisionId"), s.baseRevisionId);
     o.insert(QStringLiteral("text"), s.text);
+    if (!s.input.isEmpty())
+        o.insert(QStringLiteral("input"), s.input.toJson());
     o.insert(QStringLiteral("savedAt"), s.savedAt.toString(Qt::ISODateWithMs));
 
     const QString path = filePathFor(tabId);
@@ -171,6 +173,7 @@ std::optional<RecoverySnapshot> RecoveryJournal::readFile(const QString& path, Q
     s.documentId = o.value(QStringLiteral("documentId")).toString();
     s.baseRevisionId = o.value(QStringLiteral("baseRevisionId")).toString();
     s.text = o.value(QStringLiteral("text")).toString();
+    s.input = TabInput::fromJson(o.value(QStringLiteral("input")));
     s.savedAt = QDateTime::fromString(o.value(QStringLiteral("savedAt")).toString(), Qt::ISODateWithMs);
     if (!s.savedAt.isValid())
         s.savedAt = QFileInfo(path).lastModified().toUTC();

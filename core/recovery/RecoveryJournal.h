@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/recovery/TabInput.h"
+
 #include <QDateTime>
 #include <QHash>
 #include <QList>
@@ -19,6 +21,7 @@ struct RecoverySnapshot {
     QString documentId;        // empty for an unsaved scratch tab
     QString baseRevisionId;    // the revision the text was opened from, if any
     QString text;
+    TabInput input;            // its attached files (by path) and Input box
     QDateTime savedAt;         // when the journal wrote it (UTC); set by the journal
 };
 

@@ -58,6 +58,9 @@ struct ExecutionResult {
     QString title;
     QString code;                      // exactly the source that ran (after nothing: the original text)
     QString documentId, revisionId;    // set for saved-revision runs
+    // The editor line of the code's line 1 (a cell or selection run from further down; the
+    // run's RunOrigin::firstLine, kept in the history so a reloaded run links the same lines).
+    int firstLine = 1;
     QDateTime startedAt;               // UTC; when the Executor took the request
 
     QString stdoutText, stderrText;    // capped; a notice line is appended when cut

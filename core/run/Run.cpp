@@ -5,6 +5,8 @@
 #include <QMutexLocker>
 #include <QThread>
 
+#include <algorithm>
+
 namespace sandpad {
 
 namespace {
@@ -31,6 +33,7 @@ RunOrigin originOf(const ExecutionResult& r)
     o.language = r.language;
     o.documentId = r.documentId;
     o.revisionId = r.revisionId;
+    o.firstLine = std::max(1, r.firstLine);
     return o;
 }
 } // namespace
@@ -140,6 +143,7 @@ void Run::validate(const ExecutionResult& result)
         return;
     flushAll();
     m_result = result;
+    m_result.firstLine = m_origin.firstLine;
     m_result.costPending = true;
     if (!m_result.startedAt.isValid())
         m_result.startedAt = m_startedAt;
@@ -154,6 +158,7 @@ void Run::finish(const ExecutionResult& result)
         return; // one result, one finished signal
     flushAll();
     m_result = result;
+    m_result.firstLine = m_origin.firstLine;
     m_result.costPending = false;
     if (m_result.startedAt.isValid())
         m_startedAt = m_result.startedAt;

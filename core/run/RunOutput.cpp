@@ -10,6 +10,7 @@ namespace {
 constexpr std::pair<RunOutput::Type, const char*> kTypeNames[] = {
     {RunOutput::Type::Text, "text"},   {RunOutput::Type::Table, "table"}, {RunOutput::Type::Math, "math"},
     {RunOutput::Type::Image, "image"}, {RunOutput::Type::Svg, "svg"},     {RunOutput::Type::Markdown, "markdown"},
+    {RunOutput::Type::Html, "html"},
 };
 
 QString grouped(qint64 n)
@@ -125,6 +126,7 @@ QString RunOutput::textForm(int maxRows) const
     switch (type) {
     case Type::Text:
     case Type::Markdown:
+    case Type::Html:
         text = this->text;
         break;
     case Type::Table:
@@ -203,6 +205,7 @@ QJsonObject RunOutput::toJson() const
     switch (type) {
     case Type::Text:
     case Type::Markdown:
+    case Type::Html:
     case Type::Svg:
         o.insert(QStringLiteral("text"), text);
         break;

@@ -13,11 +13,12 @@ namespace sandpad {
 // produced it (docs/runtime-protocol.md, "Rich outputs"). It sits in the run's stdout after the
 // first `stdoutBytes` bytes the program printed, so a view shows text, table, text as they came.
 struct RunOutput {
-    enum class Type { Text, Table, Math, Image, Svg, Markdown };
+    enum class Type { Text, Table, Math, Image, Svg, Markdown, Html };
     Type type = Type::Text;
     qint64 stdoutBytes = 0;   // bytes of stdout written before this output
 
-    // Text: the text. Markdown: its source. Svg: the SVG document. Math: the LaTeX (no $).
+    // Text: the text. Markdown, Html: its source (HTML is shown reduced by SafeHtml). Svg: the
+    // SVG document. Math: the LaTeX (no $).
     // Table, Image: empty.
     QString text;
     // The plain text form beside it: math as sympy's str() (`x**2 + 1`), an image's or a
@@ -33,7 +34,7 @@ struct RunOutput {
     QList<QStringList> rows;
     qint64 totalRows = 0;
 
-    static QString typeName(Type type);   // "text", "table", "math", "image", "svg", "markdown"
+    static QString typeName(Type type);   // "text", "table", "math", "image", "svg", "markdown", "html"
     static std::optional<Type> typeFromName(const QString& name);
     qint64 cellCount() const { return qint64(rows.size()) * columns.size(); }
     // Where this output sits in `stdoutText` (the run's decoded, maybe cut, stdout): the
@@ -42,7 +43,7 @@ struct RunOutput {
     // A notice shown in place of an output that was refused (over a limit, malformed).
     static RunOutput notice(const QString& text, qint64 stdoutBytes);
     // The output as plain text, for a terminal or a text export: a table as aligned columns (its
-    // first maxRows rows, then how many more), math as its text form, Markdown as its source,
+    // first maxRows rows, then how many more), math as its text form, Markdown and HTML as their source,
     // an image or SVG as a line that says what it is.
     QString textForm(int maxRows = 60) const;
 

@@ -24,7 +24,8 @@ QString readEntry(const QJsonObject& o, WrapperOutputRef& ref)
         return QStringLiteral("\"type\" must be a string");
     ref.type = type.toString();
     static const QStringList known{QStringLiteral("text"), QStringLiteral("table"), QStringLiteral("math"),
-                                   QStringLiteral("image"), QStringLiteral("svg"), QStringLiteral("markdown")};
+                                   QStringLiteral("image"), QStringLiteral("svg"), QStringLiteral("markdown"),
+                                   QStringLiteral("html")};
     if (!known.contains(ref.type))
         return QStringLiteral("unknown type \"%1\"").arg(ref.type.left(40));
 
@@ -43,7 +44,8 @@ QString readEntry(const QJsonObject& o, WrapperOutputRef& ref)
                 .arg(QLatin1String(key), L::countText(out->size()), L::countText(L::outputTextChars));
         return {};
     };
-    const bool needsText = ref.type == u"text" || ref.type == u"markdown" || ref.type == u"svg";
+    const bool needsText = ref.type == u"text" || ref.type == u"markdown" || ref.type == u"html"
+                           || ref.type == u"svg";
     if (QString p = string("text", &ref.text, needsText); !p.isEmpty())
         return p;
     if (ref.type == u"math")

@@ -10,9 +10,9 @@ namespace sandpad {
 // wrapper sent it: the small fields, with the names of the files that carry the large parts
 // (a table's cells, a PNG). Read and checked against ResultLimits by core/engine/OutputCollector.
 struct WrapperOutputRef {
-    QString type;              // "text", "table", "math", "image", "svg", "markdown"
+    QString type;              // "text", "table", "math", "image", "svg", "markdown", "html"
     qint64 stdoutOffset = 0;   // bytes of stdout before it
-    QString text;              // text/markdown/svg: the content; math: the text form; image: alt text
+    QString text;              // text/markdown/html/svg: the content; math: the text form; image: alt text
     QString latex;             // math
     QString file;              // table: its JSON file; image: its PNG; math: the rendered PNG, or empty
     qint64 rows = 0, columns = 0, totalRows = 0; // table: as declared (checked against the file)

@@ -14,7 +14,7 @@ namespace sandpad {
 // threads using it are done with it).
 class Database {
 public:
-    static constexpr int kSchemaVersion = 8; // raised by each migration added (storage/Migrations.cpp)
+    static constexpr int kSchemaVersion = 9; // raised by each migration added (storage/Migrations.cpp)
 
     explicit Database(const QString& dataDir); // empty: defaultDataDir()
     ~Database();

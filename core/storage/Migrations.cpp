@@ -171,6 +171,13 @@ const QList<Migration>& Migrations::all()
          {
              QStringLiteral("ALTER TABLE run_charts ADD COLUMN columns BLOB"),
          }},
+        // 9: the editor line of a run's line 1 (ExecutionResult::firstLine: a cell or selection
+        // run from further down), so a run reloaded from the history links the editor's lines.
+        // Runs stored before it ran from line 1 as far as anyone can tell.
+        {9,
+         {
+             QStringLiteral("ALTER TABLE runs ADD COLUMN first_line INTEGER NOT NULL DEFAULT 1"),
+         }},
     };
     return migrations;
 }

@@ -315,9 +315,9 @@ def _repr_methods(self, obj):
             text = str(data).strip()
             plain = _plain(obj)
             return self._math(text, text if plain.startswith("<") else plain)
-        # HTML is shown as its source text: rendering it safely (no scripts, no network) is
-        # not something the app does yet (docs/runtime-protocol.md).
-        return {"type": "text", "text": str(data)[:TEXT_CHARS]}
+        # HTML: the app shows a safe subset of it (core/ipynb/SafeHtml), or its source.
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else str(data)
+        return {"type": "html", "text": text[:TEXT_CHARS]}
     return None
 
 # -- the kinds ------------------------------------------------------------------------------

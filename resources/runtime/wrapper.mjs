@@ -370,7 +370,7 @@ function placeFile(name, mode, data) {
 // ---------------------------------------------------------------------------------------------
 // Rich outputs (docs/runtime-protocol.md, "Rich outputs"): display(value) records an output in
 // order with stdout (the bytes written before it). A string is text (SVG when it is an <svg>),
-// {type: "markdown"|"svg"|"text", text} and {type: "math", latex, text} are those outputs, an
+// {type: "markdown"|"svg"|"text"|"html", text} and {type: "math", latex, text} are those outputs, an
 // array of plain objects is a table; anything else is its util.inspect() text.
 function installDisplay(emit) {
     const outputs = [];
@@ -386,7 +386,7 @@ function installDisplay(emit) {
     const entry = (v) => {
         if (typeof v === "string")
             return /^\s*(<\?xml[^>]*>\s*)?<svg[\s>]/.test(v) ? { type: "svg", text: v } : { type: "text", text: v };
-        if (isRecord(v) && ["markdown", "svg", "text"].includes(v.type) && typeof v.text === "string")
+        if (isRecord(v) && ["markdown", "svg", "text", "html"].includes(v.type) && typeof v.text === "string")
             return { type: v.type, text: v.text };
         if (isRecord(v) && v.type === "math" && typeof (v.latex ?? v.text) === "string")
             return { type: "math", latex: v.latex ?? v.text, text: String(v.text ?? v.latex) };

@@ -173,8 +173,8 @@ private slots:
             "display({'type': 'bar', 'elements': [{'label': 'a', 'value': 1}]})\n"
             "import IPython.display as ipd\ndisplay(ipd.Markdown('**ipy**'))\n"));
         QVERIFY2(r.result.value("status") == "success", r.stderrBytes.constData());
-        QCOMPARE(types(r), QStringLiteral("markdown,svg,text,math,math,image,math,text,text,markdown"));
-        QCOMPARE(r.outputs()[2].toObject().value("text").toString(), QStringLiteral("<b>x</b>")); // HTML as its text
+        QCOMPARE(types(r), QStringLiteral("markdown,svg,html,math,math,image,math,text,text,markdown"));
+        QCOMPARE(r.outputs()[2].toObject().value("text").toString(), QStringLiteral("<b>x</b>")); // HTML as its source (shown reduced by SafeHtml)
         QCOMPARE(r.outputs()[3].toObject().value("latex").toString(), QStringLiteral("x^2"));
         QCOMPARE(r.outputs()[6].toObject().value("latex").toString(), QStringLiteral("\\alpha + 1"));
         QCOMPARE(r.outputs()[7].toObject().value("text").toString(), QStringLiteral("42"));

@@ -4,11 +4,16 @@
 #include "core/notebook/RunHistory.h"
 
 #include "core/charts/ChartSpec.h"
+#include "core/run/Run.h"
+#include "core/storage/Migrations.h"
 #include "core/storage/Database.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
+#include <QUuid>
 #include <QtTest>
 
 using namespace sandpad;
@@ -273,6 +278,85 @@ private slots:
         QCOMPARE(runs[0].runId, QStringLiteral("persist"));
         QCOMPARE(runs[0].charts.size(), 1);
         QCOMPARE(runs[0].charts[0].png, QByteArray(100000, 'z'));
+    }
+    // A cell run from editor line 8 keeps that line through the history (issue 16): the run's
+    // origin says it, the stored row keeps it, and a reloaded run (whole or preview) gives it
+    // back, so its traceback links and marks land on the editor's lines.
+    void firstLineSurvivesTheHistory()
+    {
+        RunOrigin origin;
+        origin.title = QStringLiteral("cells.py · lines 8–10");
+        origin.firstLine = 8;
+        Run live(QStringLiteral("cell8"), origin, QStringLiteral("local"));
+        ExecutionResult r = makeRun(QStringLiteral("cell8"), 7);
+        r.title = origin.title;
+        r.error = RunError{QStringLiteral("ZeroDivisionError"), QStringLiteral("division by zero"),
+                           QStringLiteral("  File \"cells.py · lines 8–10\", line 3, in <module>\n")};
+        live.deliverResult(r); // on its own thread: finished at once
+        QCOMPARE(live.result().firstLine, 8); // the origin's, whatever the provider filled in
+        {
+            RunHistory history(m_data.db());
+            QVERIFY2(history.save(live.result()), qPrintable(history.lastError()));
+            QVERIFY(history.save(makeRun(QStringLiteral("whole"), 9))); // a whole-tab run: line 1
+        }
+        QVERIFY(m_data.reopen());
+        RunHistory history(m_data.db());
+        const QList<ExecutionResult> runs = history.recent(10);
+        QCOMPARE(runs.size(), 2);
+        QCOMPARE(runs[0].firstLine, 8);
+        QCOMPARE(runs[1].firstLine, 1);
+        const QList<RunHistory::Preview> previews = history.recentPreviews(10);
+        QCOMPARE(previews.size(), 2);
+        QCOMPARE(previews[0].run.firstLine, 8);
+        QCOMPARE(previews[1].run.firstLine, 1);
+        const Run reloaded(previews[0].run);
+        QCOMPARE(reloaded.origin().firstLine, 8);
+        QCOMPARE(reloaded.origin().title, origin.title);
+        QCOMPARE(history.find(QStringLiteral("cell8"))->firstLine, 8);
+    }
+
+    // A schema-8 database (before first_line) opens, migrates to 9, and its runs read as line 1.
+    void schema8RunsReadAsLineOne()
+    {
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("sandpad.db"));
+        QStringList sql;
+        for (const Migration& m : Migrations::all())
+            if (m.version <= 8)
+                sql += m.statements;
+        sql << QStringLiteral("INSERT INTO runs (run_id, started_ms, title, language, provider, status, "
+                              "duration_ms, cost_micros, code, stdout, stderr, has_error, reason, message, "
+                              "document_id, revision_id) VALUES ('old', 5, 'old.py', 'python', 'local', "
+                              "'success', 3, 50000, 'print(1)', '1\n', '', 0, '', '1', '', '')")
+            << QStringLiteral("PRAGMA user_version = 8");
+        {
+            const QString name = QStringLiteral("raw-") + QUuid::createUuid().toString();
+            {
+                QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+                raw.setDatabaseName(path);
+                QVERIFY(raw.open());
+                for (const QString& statement : sql) {
+                    QSqlQuery q(raw);
+                    QVERIFY2(q.exec(statement), qPrintable(q.lastError().text() + QStringLiteral(": ") + statement));
+                }
+                raw.close();
+            }
+            QSqlDatabase::removeDatabase(name);
+        }
+        Database db(tmp.path());
+        QVERIFY2(db.open(), qPrintable(db.error()));
+        QCOMPARE(db.schemaVersion(), 9);
+        RunHistory history(db);
+        const QList<ExecutionResult> runs = history.recent(10);
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs[0].runId, QStringLiteral("old"));
+        QCOMPARE(runs[0].firstLine, 1);
+        QCOMPARE(history.recentPreviews(10).value(0).run.firstLine, 1);
+        // And a new run in the migrated file keeps its line.
+        ExecutionResult r = makeRun(QStringLiteral("new"), 6);
+        r.firstLine = 12;
+        QVERIFY(history.save(r));
+        QCOMPARE(history.find(QStringLiteral("new"))->firstLine, 12);
     }
 };
 

@@ -4,6 +4,7 @@
 #include "ui/charts/ChartSpecAdapter.h"
 #include "ui/charts/ChartViewer.h"
 #include "ui/charts/PngView.h"
+#include "ui/shortcuts/PaneShortcuts.h"
 
 #include <qcustomplot.h>
 
@@ -77,6 +78,9 @@ ChartPane::ChartPane(QWidget* parent)
     m_stack->addWidget(m_viewer);
     m_stack->addWidget(m_pngView);
     layout->addWidget(m_stack, 1);
+    // The shown view's keys (Export…, Copy, Reset view...) anywhere in the pane, over the
+    // window's: Ctrl+Shift+S exports the chart here and is File > Save to File elsewhere.
+    PaneShortcuts::install(this, [this] { return currentView()->findChildren<QAction*>(); });
     setCharts({});
 }
 
@@ -100,6 +104,8 @@ QIcon ChartPane::thumbnailFor(int index, QString* title)
         if (!m_thumbnailRenderer) {
             m_thumbnailRenderer = new ChartViewer(this);
             m_thumbnailRenderer->hide();
+            for (QAction* a : m_thumbnailRenderer->findChildren<QAction*>())
+                a->setShortcuts({}); // it only draws: no keys of its own (nor rows in the shortcut sheet)
         }
         m_thumbnailRenderer->setPalette(palette());
         const QString t = chart.title();

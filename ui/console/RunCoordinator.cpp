@@ -104,6 +104,10 @@ Run* RunCoordinator::startRun(EditorPage* page, const QString& code, const QStri
 {
     if (m_runs->isRunning())
         return nullptr;
+    if (const QString problem = page->attachments()->problem(); !problem.isEmpty()) {
+        m_status->showMessage(problem, 10000); // a missing attached file: no run without it
+        return nullptr;
+    }
     page->editor()->clearErrorMarks();
     RunOrigin origin;
     origin.title = title;
@@ -183,11 +187,24 @@ void RunCoordinator::showOutcome(Run* run)
     }
 }
 
+EditorPage* RunCoordinator::pageTitled(const QString& runTitle) const
+{
+    // A run reloaded from the history has no tab: the one it ran from, by the title it gave the
+    // run ("a.py" or "a.py · lines 3–9"), when that tab is open.
+    const QString title = runTitle.section(QStringLiteral(" · "), 0, 0);
+    for (int i = 0; !title.isEmpty() && i < m_tabs->count(); ++i)
+        if (EditorPage* page = m_tabs->page(i); page && page->title() == title)
+            return page;
+    return nullptr;
+}
+
 void RunCoordinator::onTracebackLine(RunEntry* entry, int line)
 {
     const Run* run = entry ? entry->run() : nullptr;
     auto* origin = run ? qobject_cast<EditorPage*>(run->origin().source.data()) : nullptr;
-    EditorPage* page = origin ? origin : m_tabs->currentPage();
+    EditorPage* page = origin ? origin : run ? pageTitled(run->origin().title) : nullptr;
+    if (!page)
+        page = m_tabs->currentPage();
     if (!page)
         return;
     m_tabs->setCurrentWidget(page);

@@ -50,6 +50,7 @@ public:
 
 private:
     Run* startRun(EditorPage* page, const QString& code, const QString& title, int firstLine);
+    EditorPage* pageTitled(const QString& runTitle) const;
     void onRunFinished(Run* run);
     // The entry selected and in view, its charts in the pane, its error line marked.
     void showOutcome(Run* run);

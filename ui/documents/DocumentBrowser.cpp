@@ -7,6 +7,7 @@
 #include "core/run/Run.h"
 #include "ui/documents/DiffView.h"
 #include "ui/documents/DocumentListModel.h"
+#include "ui/shortcuts/PaneShortcuts.h"
 
 #include <QAction>
 #include <QDialog>
@@ -173,6 +174,8 @@ void DocumentBrowser::buildUi()
 
     m_documentTable->addActions({m_openAction, m_renameAction, m_deleteAction, m_untrashAction,
                                  m_exportAction, m_importAction});
+    // Ctrl+F and Ctrl+Return are the window's Find and Run All too: here the dock's win.
+    PaneShortcuts::install(this, [this] { return actions() + QList<QAction*>{m_deleteAction}; });
     m_revisionTable->addActions({m_viewAction, m_diffAction, m_restoreRevisionAction, m_runAction,
                                  m_exportAction});
 

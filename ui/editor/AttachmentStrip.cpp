@@ -1,5 +1,6 @@
 #include "ui/editor/AttachmentStrip.h"
 
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
@@ -72,7 +73,7 @@ QString AttachmentStrip::attachFiles(const QStringList& paths)
     QStringList problems;
     for (const QString& path : paths) {
         const QFileInfo info(path);
-        InputFile file{info.fileName(), {}};
+        Attachment attachment{InputFile{info.fileName(), {}}, info.absoluteFilePath(), false};
         if (!info.isFile()) {
             problems << tr("%1 is not a file").arg(path);
             continue;
@@ -86,12 +87,13 @@ QString AttachmentStrip::attachFiles(const QStringList& paths)
             problems << tr("cannot read %1: %2").arg(path, in.errorString());
             continue;
         }
-        file.content = in.read(RunInput::maxFileBytes + 1);
-        QList<InputFile> next = m_files;
-        next.removeIf([&](const InputFile& f) { return f.name == file.name; });
-        next << file;
+        attachment.file.content = in.read(RunInput::maxFileBytes + 1);
+        QList<Attachment> next = m_files;
+        next.removeIf([&](const Attachment& a) { return a.file.name == attachment.file.name; });
+        next << attachment;
         RunInput check;
-        check.files = next;
+        for (const Attachment& a : std::as_const(next))
+            check.files << a.file;
         if (const QString why = check.problem(); !why.isEmpty()) {
             problems << why;
             continue;
@@ -108,7 +110,7 @@ QString AttachmentStrip::attachFiles(const QStringList& paths)
 
 void AttachmentStrip::removeFile(const QString& name)
 {
-    m_files.removeIf([&](const InputFile& f) { return f.name == name; });
+    m_files.removeIf([&](const Attachment& a) { return a.file.name == name; });
     rebuild();
     emit changed();
 }
@@ -116,9 +118,59 @@ void AttachmentStrip::removeFile(const QString& name)
 QStringList AttachmentStrip::fileNames() const
 {
     QStringList out;
-    for (const InputFile& f : m_files)
-        out << f.name;
+    for (const Attachment& a : m_files)
+        out << a.file.name;
     return out;
+}
+
+QStringList AttachmentStrip::missingFiles() const
+{
+    QStringList out;
+    for (const Attachment& a : m_files)
+        if (a.missing)
+            out << a.file.name;
+    return out;
+}
+
+QString AttachmentStrip::problem() const
+{
+    const QStringList missing = missingFiles();
+    if (missing.isEmpty())
+        return {};
+    return tr("The attached file(s) %1 are missing (moved or deleted since they were attached): attach them "
+              "again or remove them before running.", nullptr, int(missing.size()))
+        .arg(missing.join(QStringLiteral(", ")));
+}
+
+TabInput AttachmentStrip::tabInput() const
+{
+    TabInput input;
+    for (const Attachment& a : m_files)
+        input.files.append({a.file.name, a.path});
+    input.stdinText = inputText();
+    input.inputShown = inputShown();
+    return input;
+}
+
+QStringList AttachmentStrip::restore(const TabInput& input)
+{
+    QStringList missing;
+    for (const TabInput::File& f : input.files) {
+        // Read again from where it was attached; kept by its name when that is a file of
+        // another name now (a renamed attach would change what the code opens).
+        const QFileInfo info(f.path);
+        const bool ok = info.fileName() == f.name && info.isFile() && attachFiles({f.path}).isEmpty();
+        if (!ok) {
+            m_files.removeIf([&](const Attachment& a) { return a.file.name == f.name; });
+            m_files << Attachment{InputFile{f.name, {}}, f.path, true};
+            missing << f.name;
+        }
+    }
+    setInputText(input.stdinText);
+    setInputShown(input.inputShown || !input.stdinText.isEmpty());
+    rebuild();
+    emit changed();
+    return missing;
 }
 
 void AttachmentStrip::setInputText(const QString& text)
@@ -148,7 +200,9 @@ void AttachmentStrip::setInputShown(bool shown)
 RunInput AttachmentStrip::runInput() const
 {
     RunInput input;
-    input.files = m_files;
+    for (const Attachment& a : m_files)
+        if (!a.missing)
+            input.files << a.file;
     const QString text = m_input->toPlainText();
     if (!text.isEmpty()) // an empty box: no input at all, so input() says so
         input.stdinData = text.endsWith(u'\n') ? text.toUtf8() : (text + u'\n').toUtf8();
@@ -190,17 +244,33 @@ bool AttachmentStrip::eventFilter(QObject* watched, QEvent* event)
 void AttachmentStrip::rebuild()
 {
     while (QLayoutItem* item = m_chips->takeAt(0)) {
-        delete item->widget();
+        if (QWidget* chip = item->widget()) {
+            chip->hide();
+            chip->deleteLater(); // its remove button may be the one being clicked
+        }
         delete item;
     }
     const QLocale locale;
-    for (const InputFile& f : std::as_const(m_files)) {
+    for (const Attachment& a : std::as_const(m_files)) {
+        const InputFile& f = a.file;
         auto* chip = new QWidget(this);
         auto* h = new QHBoxLayout(chip);
         h->setContentsMargins(4, 0, 0, 0);
         h->setSpacing(0);
-        auto* label = new QLabel(tr("%1 (%2)").arg(f.name, locale.formattedDataSize(f.content.size())), chip);
+        auto* label = new QLabel(a.missing ? tr("%1 (missing)").arg(f.name)
+                                           : tr("%1 (%2)").arg(f.name, locale.formattedDataSize(f.content.size())),
+                                 chip);
         label->setTextFormat(Qt::PlainText);
+        label->setObjectName(QStringLiteral("attachment"));
+        label->setToolTip(a.missing ? tr("%1 is gone (moved or deleted): attach it again, or remove it. Runs of "
+                                         "this tab wait until then.").arg(QDir::toNativeSeparators(a.path))
+                                    : QDir::toNativeSeparators(a.path));
+        if (a.missing) {
+            QPalette p = label->palette();
+            p.setColor(QPalette::WindowText, QColor(0xd3, 0x2f, 0x2f));
+            label->setPalette(p);
+            label->setAccessibleName(tr("%1, missing").arg(f.name));
+        }
         auto* remove = new QToolButton(chip);
         remove->setText(QStringLiteral("×"));
         remove->setAutoRaise(true);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/recovery/TabInput.h"
 #include "core/sandbox/RunInput.h"
 
 #include <QWidget>
@@ -28,8 +29,18 @@ public:
     void setInputText(const QString& text);
     QString inputText() const;
     bool inputShown() const;
-    // What a run of this tab is given.
+    // What a run of this tab is given (the files that are there).
     RunInput runInput() const;
+    // Attached files that could not be read again when the tab came back (moved or deleted
+    // since): shown as missing until attached again or removed; empty when none.
+    QStringList missingFiles() const;
+    // Why a run cannot be given this input (a missing file), in words for the user; empty when it can.
+    QString problem() const;
+
+    // The tab's input to keep (open tabs, crash journal), and back: files are read again from
+    // their paths, one that cannot be read stays as a missing file. Returns the missing names.
+    TabInput tabInput() const;
+    QStringList restore(const TabInput& input);
     // Files dropped on `target` (the editor's viewport) are attached instead of inserted as text.
     void watchDrops(QWidget* target);
 
@@ -45,8 +56,13 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    struct Attachment {
+        InputFile file;
+        QString path;         // where it was attached from (absolute)
+        bool missing = false; // could not be read again (restore)
+    };
     void rebuild();
-    QList<InputFile> m_files;
+    QList<Attachment> m_files;
     QHBoxLayout* m_chips;
     QToolButton* m_inputToggle;
     QPlainTextEdit* m_input;

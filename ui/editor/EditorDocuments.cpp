@@ -1,6 +1,7 @@
 #include "ui/editor/EditorDocuments.h"
 
 #include "core/documents/DocumentStore.h"
+#include "ui/editor/AttachmentStrip.h"
 #include "ui/editor/CodeEditor.h"
 #include "ui/editor/EditorPage.h"
 #include "ui/editor/EditorTabs.h"
@@ -405,9 +406,15 @@ void EditorDocuments::watchPage(EditorPage* page)
         s.documentId = guard->documentId();
         s.baseRevisionId = guard->baseRevisionId();
         s.text = guard->editor()->text();
+        s.input = guard->attachments()->tabInput();
         return s;
     };
     connect(page->editor(), &QsciScintilla::textChanged, m_journal, [this, guard, tabId, snapshot] {
+        if (guard && guard->isModified() && !guard->isReadOnlyRevision())
+            m_journal->noteChanged(tabId, snapshot);
+    });
+    // The attached files and the Input box go with the unsaved text (a crash brings them back with it).
+    connect(page->attachments(), &AttachmentStrip::changed, m_journal, [this, guard, tabId, snapshot] {
         if (guard && guard->isModified() && !guard->isReadOnlyRevision())
             m_journal->noteChanged(tabId, snapshot);
     });
@@ -441,6 +448,10 @@ QList<EditorPage*> EditorDocuments::restoreRecovered(const QList<RecoveryEntry>&
         page->editor()->setText(s.text); // modified: journaled under the new tab at once
         page->setModified(true);
         page->editor()->updateCellSeparators();
+        if (!s.input.isEmpty())
+            if (const QStringList missing = page->attachments()->restore(s.input); !missing.isEmpty())
+                page->setNote(tr("The attached file(s) %1 are missing (moved or deleted since the crash).")
+                                  .arg(missing.join(QStringLiteral(", "))));
         if (m_journal) {
             RecoverySnapshot again = s;
             again.tabId = page->tabId();

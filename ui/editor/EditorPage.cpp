@@ -136,7 +136,8 @@ QString EditorPage::baseRevisionId() const
 
 bool EditorPage::isBlank() const
 {
-    return std::holds_alternative<UntitledSource>(m_source) && !isModified() && m_editor->text().isEmpty();
+    return std::holds_alternative<UntitledSource>(m_source) && !isModified() && m_editor->text().isEmpty()
+           && m_attachments->tabInput().isEmpty(); // files or an Input box make it a tab of its own
 }
 
 QString EditorPage::locationText() const { return m_path->text(); }

@@ -1,6 +1,7 @@
 #include "ui/outputs/OutputsPanel.h"
 
 #include "ui/outputs/ImageOutputView.h"
+#include "ui/outputs/HtmlOutputView.h"
 #include "ui/outputs/MarkdownOutputView.h"
 #include "ui/outputs/MathOutputView.h"
 #include "ui/outputs/SvgOutputView.h"
@@ -75,6 +76,9 @@ void OutputsPanel::setOutputs(const QList<RunOutput>& outputs, const QString& st
             break;
         case RunOutput::Type::Markdown:
             addPart(new MarkdownOutputView(output.text, this), kind);
+            break;
+        case RunOutput::Type::Html:
+            addPart(new HtmlOutputView(output.text, this), kind);
             break;
         }
     }

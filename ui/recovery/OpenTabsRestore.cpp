@@ -2,6 +2,7 @@
 
 #include "core/documents/DocumentStore.h"
 #include "core/language/Language.h"
+#include "ui/editor/AttachmentStrip.h"
 #include "ui/editor/CodeEditor.h"
 #include "ui/editor/EditorDocuments.h"
 #include "ui/editor/EditorPage.h"
@@ -111,6 +112,7 @@ OpenTabs OpenTabsRestore::capture(const EditorTabs& tabs, const TabSessions* ses
                 continue; // not cut: a tab of half its text would be worse than none
         }
         page->editor()->getCursorPosition(&tab.line, &tab.column);
+        tab.input = page->attachments()->tabInput();
         tab.freshRuns = sessions && sessions->isFresh(page);
         if (i == tabs.currentIndex())
             open.current = int(open.tabs.size());
@@ -146,6 +148,13 @@ QList<EditorPage*> OpenTabsRestore::restore(const OpenTabs& open, EditorDocument
         editor->ensureLineVisible(line);
         if (sessions && tab.freshRuns)
             sessions->setFresh(page, true);
+        if (!tab.input.isEmpty()) {
+            const QStringList missing = page->attachments()->restore(tab.input);
+            if (!missing.isEmpty())
+                notes->append(tr("%1: the attached file(s) %2 are missing (moved or deleted); the tab shows them as "
+                                 "missing until they are attached again or removed.")
+                                  .arg(tab.title, missing.join(QStringLiteral(", "))));
+        }
         pages.append(page);
     }
     // The blank start tab made room (opening a document may have closed it already).

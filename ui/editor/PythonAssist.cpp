@@ -9,6 +9,7 @@
 #include <QScrollBar>
 #include <QTimer>
 #include <Qsci/qsciscintilla.h>
+#include <optional>
 
 namespace sandpad {
 
@@ -130,29 +131,51 @@ void PythonAssist::highlightOf(const SignatureHint& hint, int* from, int* to)
     }
 }
 
-QString PythonAssist::wrapCallTip(const QString& text, const QFont& font, int maxWidth)
+QString PythonAssist::wrapCallTip(const QString& text, const QFont& font, int maxWidth, int* from, int* to)
 {
     const QFontMetrics metrics(font);
     QString out = text;
-    QList<qsizetype> breaks; // spaces that may become a newline
-    for (qsizetype i = 1; i < out.size(); ++i)
+    // Where a line may end: after the opening parenthesis (a newline inserted), at a space after
+    // a comma or before "->" (the space becomes the newline).
+    struct Break {
+        qsizetype at;
+        bool insert;
+    };
+    QList<Break> breaks;
+    const qsizetype open = out.indexOf(QLatin1Char('('));
+    for (qsizetype i = 1; i < out.size(); ++i) {
+        if (i == open + 1 && out.at(i) != QLatin1Char(')'))
+            breaks << Break{i, true};
         if (out.at(i) == QLatin1Char(' ')
             && (out.at(i - 1) == QLatin1Char(',') || QStringView(out).mid(i + 1).startsWith(u"->")))
-            breaks << i;
-    breaks << out.size();
+            breaks << Break{i, false};
+    }
+    breaks << Break{out.size(), false};
+    qsizetype shift = 0;     // newlines inserted so far
     qsizetype lineStart = 0;
-    qsizetype fits = -1; // the last break before which the line still fitted
-    for (const qsizetype at : std::as_const(breaks)) {
-        const qsizetype newline = out.lastIndexOf(QLatin1Char('\n'), at - 1);
+    std::optional<Break> fits; // the last break before which the line still fitted (shifted)
+    for (Break b : std::as_const(breaks)) {
+        b.at += shift;
+        const qsizetype newline = out.lastIndexOf(QLatin1Char('\n'), b.at - 1);
         if (newline >= lineStart) { // the text's own line break
             lineStart = newline + 1;
-            fits = -1;
+            fits.reset();
         }
-        if (fits > lineStart && metrics.horizontalAdvance(out.mid(lineStart, at - lineStart)) > maxWidth) {
-            out[fits] = QLatin1Char('\n');
-            lineStart = fits + 1;
+        if (fits && fits->at > lineStart && metrics.horizontalAdvance(out.mid(lineStart, b.at - lineStart)) > maxWidth) {
+            if (fits->insert) {
+                out.insert(fits->at, QLatin1Char('\n'));
+                ++shift;
+                ++b.at;
+                if (from && *from >= fits->at)
+                    ++*from;
+                if (to && *to > fits->at)
+                    ++*to;
+            } else {
+                out[fits->at] = QLatin1Char('\n');
+            }
+            lineStart = fits->at + 1;
         }
-        fits = at;
+        fits = b;
     }
     return out;
 }
@@ -239,7 +262,7 @@ void PythonAssist::showSignature(CodeEditor* editor, quint64 ticket, const Assis
     const QFont calltip = styleFont(editor, QsciScintillaBase::STYLE_CALLTIP);
     if (QFontMetrics(calltip).averageCharWidth() > QFontMetrics(font).averageCharWidth())
         font = calltip;
-    QString text = wrapCallTip(hint.text, font, available);
+    QString text = wrapCallTip(hint.text, font, available, &from, &to);
     if (answer.signatures.size() > 1)
         text += tr("\n(+%n other signature(s))", nullptr, int(answer.signatures.size() - 1));
     editor->answerSignature(ticket, text, from, to);

@@ -38,10 +38,11 @@ public:
 
     // The calltip text and its current parameter's range in it ([from, to); from == to: none).
     static void highlightOf(const SignatureHint& hint, int* from, int* to);
-    // The calltip broken into lines of at most maxWidth pixels in `font`: a space after a comma
-    // (or before "->") becomes a newline, so the text keeps its length and offsets and a
-    // highlight stays where it was. A parameter longer than the width stays whole on its line.
-    static QString wrapCallTip(const QString& text, const QFont& font, int maxWidth);
+    // The calltip broken into lines of at most maxWidth pixels in `font`: after the opening
+    // parenthesis (a newline inserted), and at a space after a comma or before "->" (the space
+    // becomes the newline). [*from, *to), the current parameter's range, moves with the text. A
+    // parameter longer than the width stays whole on its line.
+    static QString wrapCallTip(const QString& text, const QFont& font, int maxWidth, int* from = nullptr, int* to = nullptr);
 
 signals:
     void helpReady(const QString& word, const QList<sandpad::HelpEntry>& entries, const QString& message);

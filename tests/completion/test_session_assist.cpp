@@ -43,6 +43,8 @@ private:
     std::unique_ptr<Executor> m_executor;
     std::unique_ptr<NotebookSession> m_session;
     std::unique_ptr<CompletionService> m_service;
+    std::unique_ptr<CodeEditor> m_editor;     // a Python tab whose session is m_session
+    std::unique_ptr<PythonAssist> m_assist;
 
     ExecutionResult exec(const QString& code)
     {
@@ -74,6 +76,17 @@ private:
         return parsed;
     }
 
+    // `os.` in the editor: the list opens with the service's names (getcwd).
+    bool dotOpensTheServicesList()
+    {
+        m_editor->setText(QStringLiteral("import os\nos"));
+        m_editor->setCursorPosition(1, 2);
+        m_editor->setFocus();
+        QTest::keyClick(m_editor.get(), Qt::Key_Period);
+        return QTest::qWaitFor([this] { return m_editor->isListActive(); }, 30000)
+            && m_editor->lastCompletions().contains(QStringLiteral("getcwd"));
+    }
+
     QString exists(const QString& name)
     {
         const ExecutionResult r = exec(QStringLiteral("import os\nos.path.exists(%1)").arg(name));
@@ -98,10 +111,20 @@ private slots:
         CompletionService::Options options;
         options.deadlineMs = 10000; // these tests are about answers, not speed
         m_service = std::make_unique<CompletionService>(options);
+        m_editor = std::make_unique<CodeEditor>();
+        m_editor->setLanguage(Language::Python);
+        m_editor->resize(800, 400);
+        m_editor->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_editor.get()));
+        m_assist = std::make_unique<PythonAssist>(m_service.get());
+        m_assist->setSessionDeadlineMs(kDeadlineMs);
+        m_assist->attach(m_editor.get(), [this] { return m_session.get(); });
     }
 
     void cleanupTestCase()
     {
+        m_assist.reset();
+        m_editor.reset();
         m_session.reset();
         if (m_service)
             QVERIFY(m_service->shutdown().confirmed);
@@ -202,21 +225,9 @@ private slots:
         QVERIFY(!run->isFinished());
 
         // In the editor: the service's names answer at once, the cell goes on.
-        CodeEditor editor;
-        editor.setLanguage(Language::Python);
-        editor.resize(800, 400);
-        editor.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&editor));
-        PythonAssist assist(m_service.get());
-        assist.setSessionDeadlineMs(kDeadlineMs);
-        assist.attach(&editor, [this] { return m_session.get(); });
+        CodeEditor& editor = *m_editor;
         QVERIFY(m_service->waitReady(180000));
-        editor.setText(QStringLiteral("import os\nos"));
-        editor.setCursorPosition(1, 2);
-        editor.setFocus();
-        QTest::keyClick(&editor, Qt::Key_Period);
-        QTRY_VERIFY_WITH_TIMEOUT(editor.isListActive(), 30000);
-        QVERIFY(editor.lastCompletions().contains(QStringLiteral("getcwd")));
+        QVERIFY(dotOpensTheServicesList());
         const ExecutionResult r = waitForResult(run);
         QCOMPARE(r.status, RunStatus::Success);
         QCOMPARE(exec(QStringLiteral("made_during")).result.value_or(QString()), QStringLiteral("3"));
@@ -245,18 +256,7 @@ private slots:
         QVERIFY(!gone.ok);
         QVERIFY2(!error.isEmpty(), "a dead session has no answer");
 
-        CodeEditor editor;
-        editor.setLanguage(Language::Python);
-        editor.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&editor));
-        PythonAssist assist(m_service.get());
-        assist.attach(&editor, [this] { return m_session.get(); });
-        editor.setText(QStringLiteral("import os\nos"));
-        editor.setCursorPosition(1, 2);
-        editor.setFocus();
-        QTest::keyClick(&editor, Qt::Key_Period);
-        QTRY_VERIFY_WITH_TIMEOUT(editor.isListActive(), 30000);
-        QVERIFY(editor.lastCompletions().contains(QStringLiteral("getcwd")));
+        QVERIFY(dotOpensTheServicesList());
         // The next cell starts a fresh session, whose names complete again.
         const ExecutionResult fresh = exec(QStringLiteral("reborn_value = 5"));
         QCOMPARE(fresh.status, RunStatus::Success);

@@ -52,6 +52,54 @@ def help_entries(script, line, column):
     return {"help": [e[1] for e in entries[:MAX_HELP]]}
 
 
+class Contexts:
+    """The completions of the context of a name being typed - the buffer without that name, at
+    its start - kept for the next keystrokes: `df.gr` after `df.g` filters the list of `df.`
+    instead of asking Jedi again, as Jedi filters (case-insensitive prefix, in its order)."""
+
+    NAMES = 20000  # names kept per context
+
+    def __init__(self, size):
+        self.size = size
+        self.known = {}  # (source without the name being typed, line, its column) -> names
+
+    def clear(self):
+        self.known.clear()
+
+    def complete(self, request, make_script):
+        """The answer to a valid "complete" request; None for a number being typed."""
+        source, line, column = request["source"], request["line"], request["column"]
+        lines = source.split("\n")
+        text = lines[line - 1]
+        start = column
+        while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+            start -= 1
+        typed = text[start:column]
+        if typed[:1].isdigit():
+            return None  # a number, not a name
+        lines[line - 1] = text[:start] + text[column:]
+        key = ("\n".join(lines), line, start)
+        names = self.known.get(key)
+        if names is None:
+            names = [c.name for c in make_script(key[0]).complete(line, start)][:self.NAMES]
+            if len(self.known) >= self.size:
+                self.known.pop(next(iter(self.known)))
+            self.known[key] = names
+        low = typed.lower()
+        out = [{"name": cut(n, MAX_NAME)} for n in names if n.lower().startswith(low)]
+        return {"ok": True, "completions": out[:MAX_ITEMS]}
+
+
+def valid_complete(request):
+    """Whether `request` is a "complete" request whose position is inside its text."""
+    source, line, column = request.get("source"), request.get("line"), request.get("column")
+    if request.get("op") != "complete" or not isinstance(source, str) or not isinstance(line, int) \
+            or not isinstance(column, int):
+        return False
+    lines = source.split("\n")
+    return 1 <= line <= len(lines) and 0 <= column <= len(lines[line - 1])
+
+
 OPS = {"complete": completions, "signatures": signatures, "help": help_entries}
 
 

@@ -25,7 +25,6 @@ import jedi_answers  # noqa: E402
 MAX_REQUEST = 4 * 1024 * 1024   # the host sends at most 1 MiB of source; anything longer is refused
 RENEW_AFTER = 300               # requests answered with one inference state
 CONTEXTS = 16                   # completion contexts remembered (the buffers being typed in)
-CONTEXT_NAMES = 20000           # names kept per context
 
 
 class Late(BaseException):
@@ -44,7 +43,7 @@ class Service:
         self.project = jedi.get_default_project()
         self.state = None
         self.uses = 0
-        self.contexts = {}  # (source without the name being typed, line, its column) -> names
+        self.contexts = jedi_answers.Contexts(CONTEXTS)
 
     def fresh(self, source):
         """A Script of its own, as every request had before (`"reuse": false`: the benchmark's baseline)."""
@@ -70,28 +69,7 @@ class Service:
 
     def complete(self, request):
         """The completions of a name being typed from its context's, when known; None otherwise."""
-        source, line, column = request["source"], request["line"], request["column"]
-        lines = source.split("\n")
-        text = lines[line - 1]
-        start = column
-        while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
-            start -= 1
-        typed = text[start:column]
-        if typed[:1].isdigit():
-            return None  # a number, not a name
-        lines[line - 1] = text[:start] + text[column:]
-        key = ("\n".join(lines), line, start)
-        names = self.contexts.get(key)
-        if names is None:
-            script = self.script(key[0])
-            names = [c.name for c in script.complete(line, start)][:CONTEXT_NAMES]
-            if len(self.contexts) >= CONTEXTS:
-                self.contexts.pop(next(iter(self.contexts)))
-            self.contexts[key] = names
-        # Jedi's own filter: case-insensitive prefix, in its order.
-        low = typed.lower()
-        out = [{"name": jedi_answers.cut(n, jedi_answers.MAX_NAME)} for n in names if n.lower().startswith(low)]
-        return {"ok": True, "completions": out[:jedi_answers.MAX_ITEMS]}
+        return self.contexts.complete(request, self.script)
 
 
 def answer(service, request):
@@ -103,11 +81,8 @@ def answer(service, request):
         result = None
         if not reuse:
             result = jedi_answers.respond(request, service.fresh, Late)
-        elif request.get("op") == "complete" and isinstance(request.get("source"), str) \
-                and isinstance(request.get("line"), int) and isinstance(request.get("column"), int):
-            lines = request["source"].split("\n")
-            if 1 <= request["line"] <= len(lines) and 0 <= request["column"] <= len(lines[request["line"] - 1]):
-                result = service.complete(request)
+        elif jedi_answers.valid_complete(request):
+            result = service.complete(request)
         if result is None:
             result = jedi_answers.respond(request, service.script, Late)
     except Late:

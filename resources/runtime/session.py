@@ -20,6 +20,7 @@ _MISSING = object()
 # Where an execution is: 0 between executions, 1 preparing it, 2 in the user's code.
 _phase = 0
 _interrupt_pending = False
+_executions = 0  # started so far (an assist fetch's completions are kept for one namespace state)
 
 
 def _on_sigint(signum, frame):
@@ -52,7 +53,8 @@ def _bound_now(namespace, before):
 
 
 def _execute(namespace, manifest_path, channel):
-    global _phase, _interrupt_pending
+    global _phase, _interrupt_pending, _executions
+    _executions += 1
     _phase = 1
     with open(manifest_path, "rb") as f:
         manifest = W._json_loads(f.read().decode("utf-8"))
@@ -165,7 +167,7 @@ def _fetch(namespace, request_text, channel):
         if module is None:
             raise RuntimeError("%s is missing from this build" % name)
         if name == "session_complete.py":
-            answer = module.answer(W, namespace, request["assist"], _interruptible)
+            answer = module.answer(W, namespace, request["assist"], _interruptible, _executions)
         else:
             with _interruptible():
                 answer = module.table(namespace, request)

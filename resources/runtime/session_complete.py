@@ -121,10 +121,20 @@ def _quiet():
         yield
 
 
-def answer(wrapper, namespace, request, interruptible):
-    """The answer of jedi_answers.respond for `request`, over `namespace` (the session's)."""
+_contexts = None     # jedi_answers.Contexts, for the namespace as `_generation` left it
+_generation = None
+
+
+def answer(wrapper, namespace, request, interruptible, generation=None):
+    """The answer of jedi_answers.respond for `request`, over `namespace` (the session's).
+    `generation` changes with every execution: the completions kept while a name is typed
+    (jedi_answers.Contexts) are for the namespace as it was."""
+    global _contexts, _generation
     if not isinstance(request, dict):
         return {"ok": False, "error": "bad request"}
+    if generation != _generation and _contexts is not None:
+        _contexts.clear()
+    _generation = generation
     with _quiet():
         try:
             with interruptible():
@@ -132,6 +142,16 @@ def answer(wrapper, namespace, request, interruptible):
                 if _load(wrapper) is None:
                     return {"ok": False, "error": "unavailable: Jedi cannot be imported in the session"}
                 names = _visible(wrapper, namespace)
-                return _answers.respond(request, lambda source: _Interpreter(source, [names]), KeyboardInterrupt)
+                make = lambda source: _Interpreter(source, [names])  # noqa: E731
+                if _contexts is None:
+                    _contexts = _answers.Contexts(8)
+                if _answers.valid_complete(request):
+                    try:
+                        kept = _contexts.complete(request, make)
+                    except Exception as e:  # Jedi's own failure on odd code
+                        return {"ok": False, "error": _answers.cut(type(e).__name__, _answers.MAX_NAME)}
+                    if kept is not None:
+                        return kept
+                return _answers.respond(request, make, KeyboardInterrupt)
         except KeyboardInterrupt:
             return {"ok": False, "error": "late"}

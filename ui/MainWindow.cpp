@@ -412,7 +412,11 @@ void MainWindow::buildHelpDock()
         return;
     m_assist = new PythonAssist(m_services.completion, this);
     connect(m_assist, &PythonAssist::helpReady, m_helpPane, &HelpPane::showHelp);
-    connect(m_tabs, &EditorTabs::pageAdded, m_assist, [this](EditorPage* page) { m_assist->attach(page->editor()); });
+    connect(m_tabs, &EditorTabs::pageAdded, m_assist, [this](EditorPage* page) {
+        m_assist->attach(page->editor(), [this, page = QPointer<EditorPage>(page)]() -> NotebookSession* {
+            return page && m_sessions && m_sessions->usesSession(page) ? m_sessions->session(page) : nullptr;
+        }); // names of the tab's live session first (ui/editor/PythonAssist)
+    });
 }
 
 void MainWindow::showHelpAtCursor()

@@ -16,6 +16,18 @@ struct AssistRequest {
     int line = 1;    // 1-based
     int column = 0;  // 0-based, in QString (UTF-16) units of that line
     int deadlineMs = 0; // 0: the service's own (CompletionService::Options::deadlineMs)
+
+    // With the cursor at the end of the text.
+    static AssistRequest atEnd(AssistKind kind, const QString& source)
+    {
+        AssistRequest request;
+        request.kind = kind;
+        request.source = source;
+        const QStringList lines = source.split(QLatin1Char('\n'));
+        request.line = int(lines.size());
+        request.column = int(lines.last().size());
+        return request;
+    }
 };
 
 struct CompletionItem {
@@ -49,6 +61,14 @@ struct AssistAnswer {
     QList<SignatureHint> signatures;
     QList<HelpEntry> help;
     qint64 elapsedMs = 0; // from request() to the answer, on the service's side
+
+    QStringList names() const
+    {
+        QStringList out;
+        for (const CompletionItem& item : completions)
+            out << item.name;
+        return out;
+    }
 };
 
 } // namespace sandpad

@@ -12,14 +12,14 @@
 
 // The runtime scripts are compiled into the sandpad_resources static library, which must be
 // registered explicitly (and Q_INIT_RESOURCE cannot be used inside a namespace).
-static QByteArray jediServiceSource()
+static QByteArray runtimeSource(const QString& name)
 {
     static const bool once = [] {
         Q_INIT_RESOURCE(resources);
         return true;
     }();
     (void)once;
-    QFile file(QStringLiteral(":/sandpad/runtime/jedi_service.py"));
+    QFile file(QStringLiteral(":/sandpad/runtime/") + name);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
@@ -122,8 +122,9 @@ bool CompletionService::startSandbox(std::unique_lock<std::mutex>& lock)
     lock.unlock();
     QString error;
     try {
-        const QByteArray script = jediServiceSource();
-        if (script.isEmpty())
+        const QByteArray script = runtimeSource(QStringLiteral("jedi_service.py"));
+        const QByteArray answers = runtimeSource(QStringLiteral("jedi_answers.py")); // shared with sessions
+        if (script.isEmpty() || answers.isEmpty())
             throw ProviderError(ProviderError::Kind::Io, QStringLiteral("the service script is missing from this build"));
         if (!m_provider) {
             LocalProviderOptions providerOptions;
@@ -139,7 +140,10 @@ bool CompletionService::startSandbox(std::unique_lock<std::mutex>& lock)
         command.cwd = QStringLiteral("/sandpad");
         ++m_starts;
         m_sandbox = std::make_unique<LocalServiceSandbox>(
-            *m_provider, options, QList<SandboxFile>{SandboxFile{command.argv[1], script, 0444}}, command);
+            *m_provider, options,
+            QList<SandboxFile>{SandboxFile{command.argv[1], script, 0444},
+                               SandboxFile{QStringLiteral("/sandpad/jedi_answers.py"), answers, 0444}},
+            command);
         if (!m_sandbox->waitReady(m_options.startTimeoutMs, m_options.memoryMb, &m_abort))
             throw ProviderError(ProviderError::Kind::Io, m_abort ? QStringLiteral("shut down while starting")
                                                                  : QStringLiteral("Jedi did not start in its sandbox (is python3-jedi installed?)"));
@@ -179,7 +183,7 @@ AssistAnswer CompletionService::handle(const Pending& pending)
         && pending.request.source.toUtf8().size() > m_options.maxSourceBytes)
         return failed(pending.id, kind, QStringLiteral("too large"));
     const int deadlineMs = pending.request.deadlineMs > 0 ? pending.request.deadlineMs : m_options.deadlineMs;
-    if (!m_sandbox->send(JediProtocol::requestLine(pending.id, pending.request, deadlineMs), kSendTimeoutMs)) {
+    if (!m_sandbox->send(JediProtocol::requestLine(pending.id, pending.request, deadlineMs, m_options.reuseInference), kSendTimeoutMs)) {
         stopSandbox();
         return failed(pending.id, kind, QStringLiteral("unavailable: the service ended"));
     }

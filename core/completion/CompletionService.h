@@ -39,6 +39,9 @@ public:
         qint64 maxAnswerBytes = 1024 * 1024; // a longer answer line ends the service
         int retryAfterFailedStartMs = 15000; // no new start sooner after one failed
         QString python;                 // the interpreter inside the sandbox; empty: /usr/bin/python3
+        // The service keeps Jedi's inference and each completion context across requests; false:
+        // a new jedi.Script per request, as before (the benchmark's baseline in the same run).
+        bool reuseInference = true;
     };
 
     explicit CompletionService(QObject* parent = nullptr);

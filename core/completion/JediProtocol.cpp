@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 
 namespace sandpad {
 
@@ -43,18 +44,51 @@ int codePointColumn(const QString& source, int line, int column)
     return points;
 }
 
+QJsonObject requestObject(const AssistRequest& request, int deadlineMs)
+{
+    return QJsonObject{{QStringLiteral("op"), opName(request.kind)},
+                       {QStringLiteral("source"), request.source},
+                       {QStringLiteral("line"), request.line},
+                       {QStringLiteral("column"), codePointColumn(request.source, request.line, request.column)},
+                       {QStringLiteral("deadline_ms"), deadlineMs}};
+}
+
 } // namespace
 
-QByteArray JediProtocol::requestLine(quint64 id, const AssistRequest& request, int deadlineMs)
+QByteArray JediProtocol::requestLine(quint64 id, const AssistRequest& request, int deadlineMs, bool reuse)
 {
-    const QJsonObject object{{QStringLiteral("id"), double(id)},
-                             {QStringLiteral("op"), opName(request.kind)},
-                             {QStringLiteral("source"), request.source},
-                             {QStringLiteral("line"), request.line},
-                             {QStringLiteral("column"), codePointColumn(request.source, request.line, request.column)},
-                             {QStringLiteral("deadline_ms"), deadlineMs}};
+    QJsonObject object = requestObject(request, deadlineMs);
+    object.insert(QStringLiteral("id"), double(id));
+    if (!reuse)
+        object.insert(QStringLiteral("reuse"), false);
     // Compact JSON escapes newlines inside strings: the request is one line.
     return QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n';
+}
+
+QByteArray JediProtocol::sessionRequest(const AssistRequest& request, int deadlineMs)
+{
+    const QJsonObject object{{QStringLiteral("assist"), requestObject(request, deadlineMs)}};
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+AssistAnswer JediProtocol::merged(const AssistAnswer& session, const AssistAnswer& service)
+{
+    if (!session.ok)
+        return service;
+    if (!service.ok)
+        return session;
+    AssistAnswer answer = session;
+    QSet<QString> seen;
+    for (const CompletionItem& item : std::as_const(session.completions))
+        seen.insert(item.name);
+    for (const CompletionItem& item : service.completions)
+        if (answer.completions.size() < kMaxItems && !seen.contains(item.name))
+            answer.completions.append(item);
+    if (answer.signatures.isEmpty())
+        answer.signatures = service.signatures;
+    if (answer.help.isEmpty())
+        answer.help = service.help;
+    return answer;
 }
 
 quint64 JediProtocol::answerId(const QByteArray& line)

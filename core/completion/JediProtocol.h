@@ -18,9 +18,17 @@ public:
     static constexpr int kMaxDoc = 16000;
 
     // One request line (with its newline). The column becomes Jedi's (code points).
-    static QByteArray requestLine(quint64 id, const AssistRequest& request, int deadlineMs);
+    // reuse=false asks for a new jedi.Script (no kept inference, no cached context).
+    static QByteArray requestLine(quint64 id, const AssistRequest& request, int deadlineMs, bool reuse = true);
+    // The same request for a notebook session's interpreter (NotebookSession::askIdle, the assist
+    // fetch): {"assist": {...}}, one line without its newline.
+    static QByteArray sessionRequest(const AssistRequest& request, int deadlineMs);
     // The answer to `id`; ok=false with error "bad answer" when the line is not one.
     static AssistAnswer parseAnswer(const QByteArray& line, AssistKind kind);
+    // A session's answer merged with the service's (both for one request): the session's
+    // completions first (names of the live namespace), then the service's it lacks; its calltips
+    // and help when it has some, else the service's. A failed one gives way to the other.
+    static AssistAnswer merged(const AssistAnswer& session, const AssistAnswer& service);
     // The id a line answers (0 when it names none).
     static quint64 answerId(const QByteArray& line);
 };

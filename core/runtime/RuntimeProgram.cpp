@@ -40,11 +40,13 @@ QList<SandboxFile> RuntimeProgram::supportFiles(Language language, const QString
     QList<SandboxFile> files;
     // chart_extract.py: without it figures stay PNG only; rich_display.py: without it a run has
     // no display() and text output only; run_files: without them no input files, stdin or
-    // artifacts; variables.py: without it no variable listing or table windows; js_program.mjs:
-    // without it the JavaScript wrapper cannot start (a broken build).
+    // artifacts; variables.py: without it no variable listing or table windows;
+    // session_complete.py and jedi_answers.py: without them a session completes from the
+    // language service only; js_program.mjs: without it the JavaScript wrapper cannot start (a
+    // broken build).
     const QStringList names = language == Language::Python
         ? QStringList{QStringLiteral("chart_extract.py"), QStringLiteral("rich_display.py"), QStringLiteral("run_files.py"),
-                      QStringLiteral("variables.py")}
+                      QStringLiteral("variables.py"), QStringLiteral("session_complete.py"), QStringLiteral("jedi_answers.py")}
         : QStringList{QStringLiteral("js_program.mjs"), QStringLiteral("run_files.cjs")};
     for (const QString& name : names) {
         QFile file(QStringLiteral(":/sandpad/runtime/") + name);

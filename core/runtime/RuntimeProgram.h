@@ -44,7 +44,8 @@ struct RuntimeProgram {
     // The wrapper source compiled into the binary (":/sandpad/runtime/wrapper.py" / ".mjs").
     static QByteArray wrapperSource(Language language);
     // The modules placed beside the wrapper in workDir (Python: chart_extract.py, rich_display.py,
-    // run_files.py; JavaScript: js_program.mjs, run_files.cjs), on the cold
+    // run_files.py, variables.py, session_complete.py, jedi_answers.py; JavaScript: js_program.mjs,
+    // run_files.cjs), on the cold
     // and the pre-started path alike.
     static QList<SandboxFile> supportFiles(Language language, const QString& workDir);
     // The notebook session's runtime (":/sandpad/runtime/session.py" / ".mjs"), which a

@@ -556,6 +556,73 @@ quint64 NotebookSession::fetchTable(const TableRequest& request)
     return id;
 }
 
+void NotebookSession::askIdle(const QByteArray& request, int timeoutMs,
+                              std::function<void(const QByteArray&, const QString&)> done)
+{
+    std::shared_ptr<NotebookSessionState> state = m_state;
+    auto control = std::make_shared<RunControl>();
+    SessionSandbox* sandbox = nullptr;
+    quint64 ticket = 0;
+    QString refused;
+    {
+        std::lock_guard lock(state->mutex);
+        const auto it = state->sandboxes.find(Language::Python);
+        if (state->closed || it == state->sandboxes.end() || !it->second || !it->second->isAlive())
+            refused = QStringLiteral("no session");
+        else if (state->current || state->serving != state->nextTicket || m_running > 0)
+            refused = QStringLiteral("busy"); // a cell's turn is never taken or delayed by a wait
+        else if (state->providers[Language::Python] != QLatin1String("local"))
+            refused = QStringLiteral("remote");
+        else {
+            ticket = state->nextTicket++; // served at once: nothing was waiting
+            sandbox = it->second.get();
+            state->current = sandbox;
+            state->control = control.get();
+            state->currentLanguage = Language::Python;
+            state->restartCurrent = false;
+        }
+    }
+    if (!sandbox) {
+        QMetaObject::invokeMethod(this, [done, refused] { done({}, refused); }, Qt::QueuedConnection);
+        return;
+    }
+    if (m_idle.isActive())
+        m_idle.start(); // typing in the session's tab is using it
+    QThread* thread = QThread::create([state, control, sandbox, ticket, request, timeoutMs, done] {
+        QByteArray answer;
+        QString error;
+        try {
+            answer = sandbox->fetch(request, *control, timeoutMs);
+        } catch (const ProviderError& e) {
+            error = e.message();
+        } catch (const std::exception& e) {
+            error = QString::fromUtf8(e.what());
+        }
+        std::lock_guard lock(state->mutex);
+        state->current = nullptr;
+        state->control = nullptr;
+        if (!sandbox->isAlive() || state->closed || state->restartCurrent) {
+            state->endSandbox(Language::Python, state->closed           ? QStringLiteral("ended by its owner")
+                                                : state->restartCurrent ? QStringLiteral("restarted")
+                                                                        : QStringLiteral("it did not answer a completion"));
+            state->executions = 0;
+        }
+        state->restartCurrent = false;
+        state->finishTicket(ticket);
+        if (state->serving == state->nextTicket)
+            state->pendingInterrupt = false; // meant for an execution, and none came
+        if (QObject* target = state->owner)
+            QMetaObject::invokeMethod(target, [done, answer, error] { done(answer, error); }, Qt::QueuedConnection);
+    });
+    m_fetchThreads.removeAll(nullptr);
+    connect(thread, &QThread::finished, this, [this, thread] {
+        m_fetchThreads.removeAll(thread);
+        thread->deleteLater();
+    });
+    m_fetchThreads << thread;
+    thread->start();
+}
+
 void NotebookSession::setIdleSeconds(int seconds)
 {
     m_idleSeconds = qMax(1, seconds);

@@ -11,6 +11,7 @@
 #include <QPointer>
 #include <QThread>
 #include <QTimer>
+#include <functional>
 #include <memory>
 
 namespace sandpad {
@@ -63,6 +64,15 @@ public:
     static constexpr int kDefaultFetchTimeoutMs = 10000;
     void setFetchTimeoutMs(int ms) { m_fetchTimeoutMs = qMax(100, ms); }
     int fetchTimeoutMs() const { return m_fetchTimeoutMs; }
+
+    // Completion, calltips and help from the live Python namespace (core/completion; docs/
+    // runtime-protocol.md, "Sessions": the assist fetch). `request` (one line of JSON) goes to the
+    // session's interpreter only when it is local, alive and idle - no execution running or
+    // waiting, no fetch - and never waits for one; the interpreter is interrupted at timeoutMs.
+    // done(answer, error) follows on this object's thread, error set when it was not asked
+    // ("busy", "no session", "remote") or did not answer; never called once this object is gone.
+    // Never runs a cell and costs nothing; an execution started meanwhile waits for it.
+    void askIdle(const QByteArray& request, int timeoutMs, std::function<void(const QByteArray&, const QString&)> done);
 
     void setIdleSeconds(int seconds);
     int idleSeconds() const { return m_idleSeconds; }

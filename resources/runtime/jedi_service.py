@@ -3,18 +3,28 @@
 # Jedi reads files and imports compiled modules to answer. Started pre-started like a run's
 # wrapper: it warms Jedi up, says "ready" on the job socket (SANDPAD_JOB_FD), then answers one
 # JSON request per line with one JSON answer per line, in order. Nothing else is ever written to
-# the socket; stdout and stderr go to /dev/null (the host discards them anyway).
+# the socket; stdout and stderr go to /dev/null (the host discards them anyway). The answers
+# themselves are jedi_answers.py's (placed beside this file), shared with a session's.
+#
+# Speed: a new jedi.Script infers everything again (its own inference state), so `df.` on pandas
+# code cost half a second per keystroke. Here one inference state is kept across requests (what
+# Jedi learnt about numpy and pandas stays, the warm-up's included); it is renewed after
+# RENEW_AFTER requests (its caches grow with every buffer) and after a failed or late request
+# (a half-done inference leaves placeholders in its caches). And while a name is being typed the
+# completions of its context are reused: `df.gr` after `df.g` filters the list of `df.` instead
+# of asking Jedi again.
 import json
 import os
 import signal
 import socket
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import jedi_answers  # noqa: E402
+
 MAX_REQUEST = 4 * 1024 * 1024   # the host sends at most 1 MiB of source; anything longer is refused
-MAX_ITEMS = 200                 # completions per answer
-MAX_NAME = 200                  # characters of a name, a type or one parameter
-MAX_DOC = 16000                 # characters of a docstring or signature text
-MAX_HELP = 5                    # definitions in a help answer
+RENEW_AFTER = 300               # requests answered with one inference state
+CONTEXTS = 16                   # completion contexts remembered (the buffers being typed in)
 
 
 class Late(BaseException):
@@ -26,87 +36,83 @@ def _on_alarm(signum, frame):
     raise Late()
 
 
-def _cut(text, limit):
-    text = text if isinstance(text, str) else str(text)
-    return text if len(text) <= limit else text[:limit] + "\u2026"
+class Service:
+    def __init__(self, jedi, environment):
+        self.jedi = jedi
+        self.environment = environment
+        self.project = jedi.get_default_project()
+        self.state = None
+        self.uses = 0
+        self.contexts = jedi_answers.Contexts(CONTEXTS)
+
+    def fresh(self, source):
+        """A Script of its own, as every request had before (`"reuse": false`: the benchmark's baseline)."""
+        return self.jedi.Script(source, environment=self.environment)
+
+    def script(self, source):
+        script = self.jedi.Script(source, environment=self.environment, project=self.project)
+        if self.state is None or self.uses >= RENEW_AFTER or not hasattr(script, "_inference_state"):
+            self.state = getattr(script, "_inference_state", None)
+            self.uses = 0
+        else:
+            script._inference_state = self.state
+        if self.state is not None:
+            # Jedi's limits on how much one request infers count per state: each request anew.
+            self.state.reset_recursion_limitations()
+            self.state.inferred_element_counts = {}
+        self.uses += 1
+        return script
+
+    def renew(self):
+        self.state = None
+        self.contexts.clear()
+
+    def complete(self, request):
+        """The completions of a name being typed from its context's, when known; None otherwise."""
+        return self.contexts.complete(request, self.script)
 
 
-def _completions(script, line, column):
-    out = []
-    # Names only: Jedi infers a completion's `type` lazily, and for a module like numpy the first
-    # 200 of them cost seconds; the editor's list shows names.
-    for c in script.complete(line, column):
-        out.append({"name": _cut(c.name, MAX_NAME)})
-        if len(out) >= MAX_ITEMS:
-            break
-    return {"completions": out}
-
-
-def _signatures(script, line, column):
-    out = []
-    for s in script.get_signatures(line, column)[:3]:
-        params = [_cut(p.to_string(), MAX_NAME) for p in s.params[:64]]
-        out.append({"name": _cut(s.name, MAX_NAME), "text": _cut(s.to_string(), MAX_DOC),
-                    "params": params, "index": s.index if s.index is not None else -1})
-    return {"signatures": out}
-
-
-def _help(script, line, column):
-    entries = []
-    names = script.help(line, column) or script.infer(line, column)
-    for n in names[:MAX_HELP * 2]:
-        try:
-            doc, raw = n.docstring(), n.docstring(raw=True)
-        except Exception:
-            doc, raw = "", ""
-        entries.append((not raw, {"name": _cut(n.name or "", MAX_NAME), "full_name": _cut(n.full_name or "", MAX_NAME),
-                                  "type": _cut(n.type or "", 40), "doc": _cut(doc, MAX_DOC)}))
-    # Documented definitions first: `os.path.join` is posixpath's and ntpath's (the stub's union),
-    # in no fixed order, and only one of them has a docstring.
-    entries.sort(key=lambda e: e[0])
-    return {"help": [e[1] for e in entries[:MAX_HELP]]}
-
-
-OPS = {"complete": _completions, "signatures": _signatures, "help": _help}
-
-
-def answer(jedi, environment, request):
+def answer(service, request):
     rid = request.get("id")
-    op = OPS.get(request.get("op"))
-    source = request.get("source")
-    line, column = request.get("line"), request.get("column")
-    if op is None or not isinstance(source, str) or not isinstance(line, int) or not isinstance(column, int):
-        return {"id": rid, "ok": False, "error": "bad request"}
-    deadline = request.get("deadline_ms", 1000)
-    deadline = min(max(int(deadline) if isinstance(deadline, (int, float)) else 1000, 10), 10000)
+    deadline = jedi_answers.deadline_ms(request)
+    reuse = request.get("reuse", True) is not False
     signal.setitimer(signal.ITIMER_REAL, deadline / 1000.0)
     try:
-        script = jedi.Script(source, environment=environment)
-        lines = source.split("\n")
-        if not 1 <= line <= len(lines) or not 0 <= column <= len(lines[line - 1]):
-            return {"id": rid, "ok": False, "error": "position outside the text"}
-        result = op(script, line, column)
+        result = None
+        if not reuse:
+            result = jedi_answers.respond(request, service.fresh, Late)
+        elif jedi_answers.valid_complete(request):
+            result = service.complete(request)
+        if result is None:
+            result = jedi_answers.respond(request, service.script, Late)
     except Late:
-        return {"id": rid, "ok": False, "error": "late"}
-    except Exception as e:  # Jedi's own failure on odd code: an empty answer, the service stays
-        return {"id": rid, "ok": False, "error": _cut(type(e).__name__, MAX_NAME)}
+        result = {"ok": False, "error": "late"}
+    except Exception as e:
+        result = {"ok": False, "error": jedi_answers.cut(type(e).__name__, jedi_answers.MAX_NAME)}
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+    if reuse and not result.get("ok") and result.get("error") not in ("bad request", "position outside the text"):
+        service.renew()  # a request cut short may have left Jedi's caches half-filled
     result["id"] = rid
-    result["ok"] = True
     return result
 
 
-def warm(jedi, environment):
-    # Jedi's caches for what snippets use most: the first real request is then fast.
-    for source in ("import numpy as np\nnp.", "import pandas as pd\npd.DataFrame().",
-                   "import matplotlib.pyplot as plt\nplt.", "import os\nos.path.", "print("):
+def warm(service):
+    # What snippets use most, inferred into the kept state: the first real request is then fast.
+    for source in ("import numpy as np\nnp.", "import numpy as np\nnp.linspace(",
+                   "import pandas as pd\ndf = pd.DataFrame()\ndf.", "import pandas as pd\ndf = pd.DataFrame()\ndf['a'].",
+                   "import pandas as pd\npd.DataFrame().groupby('a').", "import matplotlib.pyplot as plt\nplt.",
+                   "import os\nos.path.", "print("):
         try:
-            script = jedi.Script(source, environment=environment)
+            script = service.script(source)
             line = source.count("\n") + 1
-            script.complete(line, len(source.split("\n")[-1]))
+            column = len(source.split("\n")[-1])
+            if source.endswith("("):
+                script.get_signatures(line, column)
+            else:
+                script.complete(line, column)
         except Exception:
-            pass
+            service.renew()
 
 
 def main():
@@ -117,8 +123,8 @@ def main():
     signal.signal(signal.SIGALRM, _on_alarm)
     import jedi
     jedi.settings.cache_directory = "/tmp/jedi-cache"
-    environment = jedi.InterpreterEnvironment()  # in this process: no helper interpreter
-    warm(jedi, environment)
+    service = Service(jedi, jedi.InterpreterEnvironment())  # in this process: no helper interpreter
+    warm(service)
     channel = socket.socket(fileno=job_fd)
     channel.setblocking(True)
     channel.sendall(b"ready\n")
@@ -136,7 +142,7 @@ def main():
         except ValueError:
             reply = {"id": None, "ok": False, "error": "bad request"}
         else:
-            reply = answer(jedi, environment, request)
+            reply = answer(service, request)
         channel.sendall(json.dumps(reply, ensure_ascii=True).encode() + b"\n")
 
 

@@ -8,6 +8,7 @@
 # The wrapper's own pieces are used through `W` (the wrapper module), never copied.
 
 import builtins
+import contextlib
 import os
 import signal
 import sys
@@ -19,6 +20,7 @@ _MISSING = object()
 # Where an execution is: 0 between executions, 1 preparing it, 2 in the user's code.
 _phase = 0
 _interrupt_pending = False
+_executions = 0  # started so far (an assist fetch's completions are kept for one namespace state)
 
 
 def _on_sigint(signum, frame):
@@ -51,7 +53,8 @@ def _bound_now(namespace, before):
 
 
 def _execute(namespace, manifest_path, channel):
-    global _phase, _interrupt_pending
+    global _phase, _interrupt_pending, _executions
+    _executions += 1
     _phase = 1
     with open(manifest_path, "rb") as f:
         manifest = W._json_loads(f.read().decode("utf-8"))
@@ -138,23 +141,36 @@ def _execute(namespace, manifest_path, channel):
     W._emit_result(channel, error, result, charts, chart_error, files, outputs)
 
 
-def _fetch(namespace, request_text, channel):
-    """A job between executions: a window of a table variable (variables.table), written as
-    `fetch.json` on the result channel. The user's code it may reach (a subclass's __getitem__,
-    an object column's __repr__) is interruptible like an execution: the host's deadline is SIGINT."""
+@contextlib.contextmanager
+def _interruptible():
+    # The host's SIGINT is KeyboardInterrupt in here (as in the user's code), ignored outside.
     global _phase
+    _phase = 2
     try:
-        module = W._support_module("variables.py")
-        if module is None:
-            raise RuntimeError("the session cannot read variables in this build")
+        yield
+    finally:
+        _phase = 0
+
+
+def _fetch(namespace, request_text, channel):
+    """A job between executions: a window of a table variable (variables.table), or, for a request
+    {"assist": {...}}, completions, calltips or help from the live namespace (session_complete.py),
+    written as `fetch.json` on the result channel. The user's code it may reach (a subclass's
+    __getitem__, an object column's __repr__) is interruptible like an execution: the host's
+    deadline is SIGINT."""
+    try:
         request = W._json_loads(request_text)
         if not isinstance(request, dict):
             raise ValueError("the request is not a JSON object")
-        _phase = 2
-        try:
-            answer = module.table(namespace, request)
-        finally:
-            _phase = 0
+        name = "session_complete.py" if "assist" in request else "variables.py"
+        module = W._support_module(name)
+        if module is None:
+            raise RuntimeError("%s is missing from this build" % name)
+        if name == "session_complete.py":
+            answer = module.answer(W, namespace, request["assist"], _interruptible, _executions)
+        else:
+            with _interruptible():
+                answer = module.table(namespace, request)
     except KeyboardInterrupt:
         answer = {"error": "the fetch was stopped at its deadline (the value's own code took too long)"}
     except BaseException as exc:

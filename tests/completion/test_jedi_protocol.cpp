@@ -1,4 +1,5 @@
-// JediProtocol: the request line and the bounds on what a (possibly hostile) service answers.
+// JediProtocol: the request line (the service's and a session's), the bounds on what a (possibly
+// hostile) service answers, and the merge of a session's answer with the service's.
 #include "core/completion/JediProtocol.h"
 
 #include <QJsonArray>
@@ -26,6 +27,51 @@ private slots:
         QCOMPARE(object.value("column").toInt(), 7);
         QCOMPARE(object.value("source").toString(), request.source);
         QCOMPARE(object.value("deadline_ms").toInt(), 500);
+    }
+
+    void sessionRequestAndBaseline()
+    {
+        AssistRequest request;
+        request.kind = AssistKind::Signatures;
+        request.source = QStringLiteral("x = 1\nscale(");
+        request.line = 2;
+        request.column = 6;
+        // The session's: the same request under "assist", one line without its newline (a fetch).
+        const QByteArray fetch = JediProtocol::sessionRequest(request, 800);
+        QVERIFY(!fetch.contains('\n'));
+        const QJsonObject assist = QJsonDocument::fromJson(fetch).object().value("assist").toObject();
+        QCOMPARE(assist.value("op").toString(), QStringLiteral("signatures"));
+        QCOMPARE(assist.value("source").toString(), request.source);
+        QCOMPARE(assist.value("column").toInt(), 6);
+        QCOMPARE(assist.value("deadline_ms").toInt(), 800);
+        QVERIFY(!assist.contains("id"));
+        QVERIFY(!QJsonDocument::fromJson(JediProtocol::requestLine(1, request, 500)).object().contains("reuse"));
+        QCOMPARE(QJsonDocument::fromJson(JediProtocol::requestLine(1, request, 500, false)).object().value("reuse"), QJsonValue(false));
+    }
+
+    void sessionNamesComeFirst()
+    {
+        AssistAnswer session;
+        session.ok = true;
+        session.completions = {{"alpha", {}}, {"align", {}}};
+        AssistAnswer service;
+        service.ok = true;
+        service.id = 9;
+        service.completions = {{"abs", {}}, {"align", {}}, {"all", {}}};
+        service.signatures = {SignatureHint{"f", "f(a)", {"a"}, 0}};
+        AssistAnswer merged = JediProtocol::merged(session, service);
+        QStringList names;
+        for (const CompletionItem& c : merged.completions)
+            names << c.name;
+        QCOMPARE(names, (QStringList{"alpha", "align", "abs", "all"}));
+        QCOMPARE(merged.signatures.size(), 1); // the session had none: the service's
+        // A failed one gives way to the other.
+        session.ok = false;
+        session.error = QStringLiteral("busy");
+        QCOMPARE(JediProtocol::merged(session, service).completions.size(), 3);
+        session.ok = true;
+        service.ok = false;
+        QCOMPARE(JediProtocol::merged(session, service).completions.size(), 2);
     }
 
     void answersAreBounded()

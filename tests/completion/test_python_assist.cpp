@@ -1,7 +1,7 @@
 // Editor intelligence for Python in the window, offscreen, with the real language service (Jedi
 // in its sandbox): the completion popup from Jedi after a dot and on Ctrl+Space, the word
-// completion when Jedi has nothing and for JavaScript, the calltip with the current parameter,
-// and the help pane on F1 / Ctrl+I.
+// completion when Jedi has nothing and for JavaScript, the calltip with the current parameter
+// (wrapped within the editor for numpy's long signatures), and the help pane on F1 / Ctrl+I.
 #include "core/completion/CompletionService.h"
 #include "ui/MainWindow.h"
 #include "ui/editor/CodeEditor.h"
@@ -10,10 +10,13 @@
 #include "ui/help/HelpPane.h"
 #include "ui/theme/Theme.h"
 
+#include <QApplication>
 #include <QDockWidget>
+#include <QFontMetrics>
 #include <QFileInfo>
 #include <QTest>
 #include <QTextBrowser>
+#include <typeinfo>
 
 using namespace sandpad;
 
@@ -114,6 +117,54 @@ private slots:
         QCOMPARE(hint.text.mid(from, to - from), QStringLiteral("height=2"));
         QTest::keyClick(editor, Qt::Key_ParenRight);
         QVERIFY(!editor->isCallTipActive());
+    }
+
+    void aLongCalltipWrapsWithinTheEditor()
+    {
+        // numpy's linspace has a signature of some 300 characters: one line would run far past
+        // the editor's right edge (here some 500 px wide).
+        m_window->helpDock()->hide();
+        CodeEditor* editor = editorWith(QStringLiteral("import numpy as np\nnp.linspace"));
+        QTest::keyClick(editor, Qt::Key_ParenLeft);
+        QTRY_VERIFY_WITH_TIMEOUT(editor->isCallTipActive(), 30000);
+        const QString tip = editor->lastCallTip();
+        QVERIFY2(tip.startsWith(QStringLiteral("linspace(")) && tip.contains(u'\n'), qPrintable(tip));
+        QWidget* shown = nullptr;
+        for (QWidget* w : QApplication::allWidgets())
+            if (w->isVisible() && QByteArray(typeid(*w).name()).contains("QsciSciCallTip"))
+                shown = w;
+        QVERIFY(shown);
+        const QRect inEditor(editor->mapToGlobal(QPoint(0, 0)), editor->size());
+        QVERIFY2(tip.size() > 200 && editor->width() < QFontMetrics(editor->font()).horizontalAdvance(QString(tip).replace(u'\n', u' ')),
+                 "a signature wider than the editor");
+        const QRect tipRect(shown->mapToGlobal(QPoint(0, 0)), shown->size());
+        QVERIFY2(tipRect.left() >= inEditor.left() && tipRect.right() <= inEditor.right(),
+                 qPrintable(QStringLiteral("tip %1..%2, editor %3..%4").arg(tipRect.left()).arg(tipRect.right())
+                                .arg(inEditor.left()).arg(inEditor.right())));
+        QTest::keyClick(editor, Qt::Key_Escape);
+    }
+
+    void wrappingKeepsTheTextAndTheHighlight()
+    {
+        const SignatureHint hint{"f", "f(first_parameter: int, second: Tuple[int, int]=(1, 2), third_one=None) -> Result",
+                                 {"first_parameter: int", "second: Tuple[int, int]=(1, 2)", "third_one=None"}, 2};
+        const QFont font(QStringLiteral("Monospace"), 10);
+        const int width = QFontMetrics(font).horizontalAdvance(QStringLiteral("f(first_parameter: int, second"));
+        int from = 0, to = 0;
+        PythonAssist::highlightOf(hint, &from, &to);
+        int from2 = from, to2 = to;
+        const QString wrapped = PythonAssist::wrapCallTip(hint.text, font, width, &from, &to);
+        // Only line breaks changed: after "(" one inserted, the others in place of spaces.
+        QCOMPARE(QString(wrapped).replace(QStringLiteral("(\n"), QStringLiteral("(")).replace(u'\n', u' '), hint.text);
+        QVERIFY(wrapped.count(u'\n') >= 2);
+        // Narrower than the first parameter: the line ends after "(" (a newline inserted).
+        const QString narrow = PythonAssist::wrapCallTip(hint.text, font, QFontMetrics(font).horizontalAdvance(QStringLiteral("f(first")), &from2, &to2);
+        QVERIFY2(narrow.startsWith(QStringLiteral("f(\nfirst_parameter: int,\n")), qPrintable(narrow));
+        QCOMPARE(narrow.mid(from2, to2 - from2), QStringLiteral("third_one=None")); // moved with the inserted newline
+        for (const QString& line : wrapped.split(u'\n'))
+            QVERIFY2(QFontMetrics(font).horizontalAdvance(line) <= width || !line.contains(QStringLiteral(", ")), qPrintable(line));
+        QCOMPARE(wrapped.mid(from, to - from), QStringLiteral("third_one=None"));
+        QCOMPARE(PythonAssist::wrapCallTip(QStringLiteral("g(a, b)"), font, 2000), QStringLiteral("g(a, b)"));
     }
 
     void f1ShowsTheHelpPane()

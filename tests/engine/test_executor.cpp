@@ -367,7 +367,8 @@ private slots:
             "print('user file', w._compiled_beside('/sandpad/work/x.py'))\n");
         ExecutionResult r;
         const QString want = QStringLiteral(
-            "['chart_extract.pyc', 'rich_display.pyc', 'run_files.pyc', 'variables.pyc', 'wrapper.pyc']\n"
+            "['chart_extract.pyc', 'jedi_answers.pyc', 'rich_display.pyc', 'run_files.pyc', 'session_complete.pyc', "
+            "'variables.pyc', 'wrapper.pyc']\n"
             "chart_extract /sandpad/chart_extract.py\nrich_display /sandpad/rich_display.py\n"
             "run_files /sandpad/run_files.py\nvariables /sandpad/variables.py\nuser file None\n");
         for (int i = 0; i < 20; ++i) { // the first cold run may still be compiling them

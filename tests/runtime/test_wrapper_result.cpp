@@ -188,7 +188,7 @@ private slots:
             Language::Python, QStringLiteral("!pip install requests numpy\nprint(1)\n"), QStringLiteral("My Notebook"),
             QStringLiteral("/sandpad/"), QStringLiteral("/usr/bin/python3"), {QStringLiteral("--no-index")}});
         QVERIFY2(p.ok(), qPrintable(p.error));
-        QCOMPARE(p.files.size(), 7);
+        QCOMPARE(p.files.size(), 9); // and session_complete.py, jedi_answers.py (a session's completion)
         // The run's files (cwd, stdin, artifacts) beside it too; the program's cwd is W/work.
         QCOMPARE(p.files[5].path, QStringLiteral("/sandpad/run_files.py"));
         QCOMPARE(p.files[6].path, QStringLiteral("/sandpad/variables.py")); // the variable listing

@@ -1,5 +1,8 @@
 #include "ExecutionChecks.h"
 
+#include "core/run/Run.h"
+
+#include <QEventLoop>
 #include <QImage>
 #include <QtTest>
 
@@ -44,6 +47,32 @@ void verifySineWavePng(const ExecutionResult& r)
     QImage image;
     QVERIFY(image.loadFromData(r.charts[0].png, "PNG"));
     QVERIFY(image.width() > 600 && image.height() > 300);
+}
+
+ExecutionResult waitForResult(Run* run)
+{
+    if (!run->isFinished()) {
+        QEventLoop loop;
+        QObject::connect(run, &Run::finished, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    ExecutionResult result = run->result();
+    run->deleteLater();
+    return result;
+}
+
+bool waitForOutput(Run* run, const QString& text)
+{
+    QString seen;
+    QEventLoop loop;
+    QObject::connect(run, &Run::output, &loop, [&](OutputStream, const QString& chunk) {
+        seen += chunk;
+        if (seen.contains(text))
+            loop.quit();
+    });
+    QObject::connect(run, &Run::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    return seen.contains(text);
 }
 
 } // namespace sandpad

@@ -1,0 +1,269 @@
+// Completion, calltips and help from a live notebook session (issue 16): jedi.Interpreter inside
+// the session's real bubblewrap sandbox over its `__main__` namespace (NotebookSession::askIdle,
+// session_complete.py), through the real Executor and the local provider, and merged with the
+// language service's answer in the editor (PythonAssist, offscreen). Names and a signature from
+// earlier cells; a property, __dir__ and __getattr__ with side effects are not run; while a cell
+// runs the session is not asked (the service answers, the cell and its state are untouched); a
+// session that died falls back to the service and the next cell starts a fresh one.
+#include "ExecutionChecks.h"
+#include "TempDatabase.h"
+
+#include "core/accounting/UsageLedger.h"
+#include "core/completion/CompletionService.h"
+#include "core/completion/JediProtocol.h"
+#include "core/engine/Executor.h"
+#include "core/providers/local/LocalProvider.h"
+#include "core/run/ExecutionRequest.h"
+#include "core/run/ExecutionResult.h"
+#include "core/run/Run.h"
+#include "core/session/NotebookSession.h"
+#include "ui/editor/CodeEditor.h"
+#include "ui/editor/PythonAssist.h"
+
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTimer>
+
+using namespace sandpad;
+
+namespace {
+
+constexpr int kDeadlineMs = 15000; // a loaded machine's first answer imports Jedi in the session
+
+} // namespace
+
+class TestSessionAssist : public QObject {
+    Q_OBJECT
+
+private:
+    TempDatabase m_data;
+    std::shared_ptr<LocalProvider> m_provider;
+    std::unique_ptr<UsageLedger> m_ledger;
+    std::unique_ptr<Executor> m_executor;
+    std::unique_ptr<NotebookSession> m_session;
+    std::unique_ptr<CompletionService> m_service;
+    std::unique_ptr<CodeEditor> m_editor;     // a Python tab whose session is m_session
+    std::unique_ptr<PythonAssist> m_assist;
+
+    ExecutionResult exec(const QString& code)
+    {
+        return waitForResult(m_session->execute(Language::Python, code, QStringLiteral("cell")));
+    }
+
+    // The session's own answer (error: why it was not asked or did not answer).
+    AssistAnswer askSession(const AssistRequest& request, QString* error = nullptr)
+    {
+        QByteArray answer;
+        QString why;
+        bool got = false;
+        QEventLoop loop;
+        m_session->askIdle(JediProtocol::sessionRequest(request, kDeadlineMs), kDeadlineMs,
+                           [&](const QByteArray& a, const QString& e) {
+                               answer = a;
+                               why = e;
+                               got = true;
+                               loop.quit();
+                           });
+        QTimer::singleShot(kDeadlineMs + 10000, &loop, &QEventLoop::quit);
+        if (!got)
+            loop.exec();
+        if (error)
+            *error = got ? why : QStringLiteral("no callback");
+        AssistAnswer parsed = why.isEmpty() && got ? JediProtocol::parseAnswer(answer, request.kind) : AssistAnswer{};
+        if (!why.isEmpty())
+            parsed.error = why;
+        return parsed;
+    }
+
+    // `os.` in the editor: the list opens with the service's names (getcwd).
+    bool dotOpensTheServicesList()
+    {
+        m_editor->setText(QStringLiteral("import os\nos"));
+        m_editor->setCursorPosition(1, 2);
+        m_editor->setFocus();
+        QTest::keyClick(m_editor.get(), Qt::Key_Period);
+        return QTest::qWaitFor([this] { return m_editor->isListActive(); }, 30000)
+            && m_editor->lastCompletions().contains(QStringLiteral("getcwd"));
+    }
+
+    QString exists(const QString& name)
+    {
+        const ExecutionResult r = exec(QStringLiteral("import os\nos.path.exists(%1)").arg(name));
+        return r.result.value_or(QStringLiteral("no result: ") + r.stderrText.left(300));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty()
+            || !QFileInfo::exists(QStringLiteral("/usr/lib/python3/dist-packages/jedi")))
+            QSKIP("needs bubblewrap and python3-jedi");
+        QVERIFY2(m_data.open(), qPrintable(m_data.error()));
+        m_provider = std::make_shared<LocalProvider>();
+        m_provider->setPoolSize(0);
+        m_ledger = std::make_unique<UsageLedger>(m_data.db());
+        m_executor = std::make_unique<Executor>(m_provider, m_ledger.get());
+        ExecutorConfig config;
+        config.deadlineSeconds = 120;
+        m_executor->setConfig(config);
+        m_session = std::make_unique<NotebookSession>(m_executor.get());
+        CompletionService::Options options;
+        options.deadlineMs = 10000; // these tests are about answers, not speed
+        m_service = std::make_unique<CompletionService>(options);
+        m_editor = std::make_unique<CodeEditor>();
+        m_editor->setLanguage(Language::Python);
+        m_editor->resize(800, 400);
+        m_editor->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_editor.get()));
+        m_assist = std::make_unique<PythonAssist>(m_service.get());
+        m_assist->setSessionDeadlineMs(kDeadlineMs);
+        m_assist->attach(m_editor.get(), [this] { return m_session.get(); });
+    }
+
+    void cleanupTestCase()
+    {
+        m_assist.reset();
+        m_editor.reset();
+        m_session.reset();
+        if (m_service)
+            QVERIFY(m_service->shutdown().confirmed);
+        m_executor.reset();
+        m_ledger.reset();
+        m_provider.reset();
+    }
+
+    void namesFromEarlierCellsComplete()
+    {
+        const ExecutionResult first = exec(QStringLiteral(
+            "import pandas as pd\n"
+            "df = pd.DataFrame({'alpha': [1, 2], 'beta_total': [3.5, 4.5]})\n"
+            "def scale(values, factor=2.5, *, clip=None):\n"
+            "    '''Scales the values by factor.'''\n"
+            "    return values\n"
+            "threshold_value = 42\n"));
+        QCOMPARE(first.status, RunStatus::Success);
+        // The buffer says nothing about them: only the session knows.
+        AssistAnswer a = askSession(AssistRequest::atEnd(AssistKind::Complete, QStringLiteral("df.al")));
+        QVERIFY2(a.ok, qPrintable(a.error));
+        QVERIFY2(a.names().contains(QStringLiteral("alpha")), qPrintable(a.names().join(u' ')));
+        a = askSession(AssistRequest::atEnd(AssistKind::Complete, QStringLiteral("df.")));
+        QVERIFY(a.names().contains(QStringLiteral("beta_total")));
+        QVERIFY(a.names().contains(QStringLiteral("groupby"))); // the DataFrame's own, too
+        a = askSession(AssistRequest::atEnd(AssistKind::Complete, QStringLiteral("threshold_v")));
+        QCOMPARE(a.names(), QStringList{QStringLiteral("threshold_value")});
+        a = askSession(AssistRequest::atEnd(AssistKind::Signatures, QStringLiteral("scale(")));
+        QVERIFY2(a.ok && !a.signatures.isEmpty(), qPrintable(a.error));
+        QVERIFY2(a.signatures.first().text.contains(QStringLiteral("factor=2.5")), qPrintable(a.signatures.first().text));
+        QCOMPARE(a.signatures.first().index, 0);
+        a = askSession(AssistRequest::atEnd(AssistKind::Help, QStringLiteral("scale")));
+        QVERIFY2(a.ok && !a.help.isEmpty(), qPrintable(a.error));
+        QVERIFY(a.help.first().doc.contains(QStringLiteral("Scales the values")));
+        // The service alone, over the same buffer, has none of them.
+        QVERIFY2(m_service->waitReady(180000), qPrintable(m_service->lastError()));
+        const AssistAnswer alone = m_service->ask(AssistRequest::atEnd(AssistKind::Complete, QStringLiteral("df.al")), 30000);
+        QVERIFY(!alone.names().contains(QStringLiteral("alpha")));
+        // Asking changed nothing: the state is as the cells left it, and cells count on.
+        const ExecutionResult after = exec(QStringLiteral("list(df.columns), threshold_value"));
+        QCOMPARE(after.result.value_or(QString()), QStringLiteral("(['alpha', 'beta_total'], 42)"));
+        QCOMPARE(m_session->executionCount(), 2);
+    }
+
+    void codeWithSideEffectsIsNotRun()
+    {
+        // A property, __dir__ and __getattr__ that would leave a file (and print) when run. (After
+        // each cell the session's runtime - the variable listing, the open-files flush - reads a
+        // few attributes through __getattr__: those calls are not counted.)
+        QCOMPARE(exec(QStringLiteral(
+            "class Widget:\n"
+            "    @property\n"
+            "    def prop(self):\n"
+            "        open('prop_ran', 'w').write('x')\n"
+            "        print('PROPERTY RAN')\n"
+            "        return 'text'\n"
+            "    def method(self, a, b=1):\n"
+            "        return a\n"
+            "class Sneaky:\n"
+            "    def __dir__(self):\n"
+            "        open('dir_ran', 'w').write('x')\n"
+            "        return ['ghost']\n"
+            "    def __getattr__(self, name):\n"
+            "        import sys\n"
+            "        if not sys._getframe(1).f_code.co_filename.startswith('/sandpad/'):\n" // not the session's own
+            "            open('getattr_ran', 'w').write('x')\n"
+            "        raise AttributeError(name)\n"
+            "w = Widget()\ns = Sneaky()\n")).status, RunStatus::Success);
+        for (const QString& source : {QStringLiteral("w."), QStringLiteral("w.prop."), QStringLiteral("w.prop.up"),
+                                      QStringLiteral("s."), QStringLiteral("s.ghost.")}) {
+            const AssistAnswer a = askSession(AssistRequest::atEnd(AssistKind::Complete, source));
+            QVERIFY2(a.ok, qPrintable(source + QStringLiteral(": ") + a.error));
+            if (source == QStringLiteral("w.")) {
+                QVERIFY(a.names().contains(QStringLiteral("prop")));   // named, not read
+                QVERIFY(a.names().contains(QStringLiteral("method")));
+            }
+        }
+        QVERIFY(askSession(AssistRequest::atEnd(AssistKind::Help, QStringLiteral("w.prop"))).ok);
+        QVERIFY(askSession(AssistRequest::atEnd(AssistKind::Signatures, QStringLiteral("w.prop("))).ok);
+        QVERIFY(askSession(AssistRequest::atEnd(AssistKind::Signatures, QStringLiteral("s.ghost("))).ok);
+        QCOMPARE(exists(QStringLiteral("'prop_ran'")), QStringLiteral("False"));
+        QCOMPARE(exists(QStringLiteral("'dir_ran'")), QStringLiteral("False"));
+        QCOMPARE(exists(QStringLiteral("'getattr_ran'")), QStringLiteral("False"));
+        // The test can fail: reading the property does leave the file.
+        QCOMPARE(exec(QStringLiteral("w.prop\nos.path.exists('prop_ran')")).result.value_or(QString()), QStringLiteral("True"));
+    }
+
+    void whileACellRunsTheServiceAnswers()
+    {
+        QCOMPARE(exec(QStringLiteral("kept_before = [1, 2, 3]")).status, RunStatus::Success);
+        Run* run = m_session->execute(Language::Python, QStringLiteral(
+            "import time\nprint('busy', flush=True)\ntime.sleep(3)\nmade_during = len(kept_before)\n"), QStringLiteral("cell"));
+        QVERIFY(waitForOutput(run, QStringLiteral("busy")));
+        QVERIFY(m_session->isRunning());
+        QString error;
+        askSession(AssistRequest::atEnd(AssistKind::Complete, QStringLiteral("kept_")), &error);
+        QCOMPARE(error, QStringLiteral("busy")); // not asked, not waited for
+        QVERIFY(!run->isFinished());
+
+        // In the editor: the service's names answer at once, the cell goes on.
+        CodeEditor& editor = *m_editor;
+        QVERIFY(m_service->waitReady(180000));
+        QVERIFY(dotOpensTheServicesList());
+        const ExecutionResult r = waitForResult(run);
+        QCOMPARE(r.status, RunStatus::Success);
+        QCOMPARE(exec(QStringLiteral("made_during")).result.value_or(QString()), QStringLiteral("3"));
+
+        // Idle again: the session's names come in the editor, merged with the service's.
+        editor.setText(QStringLiteral("import os\nmade_"));
+        editor.setCursorPosition(1, 5);
+        QTest::keyClick(&editor, Qt::Key_Space, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(editor.lastCompletions().contains(QStringLiteral("made_during")), 30000);
+        editor.setText(QStringLiteral("kept_before."));
+        editor.setCursorPosition(0, 12);
+        QTest::keyClick(&editor, Qt::Key_Space, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(editor.lastCompletions().contains(QStringLiteral("append")), 30000);
+    }
+
+    void aSessionThatDiedFallsBack()
+    {
+        // The interpreter ends by itself a moment after its cell (a thread's os._exit): idle, dead.
+        QCOMPARE(exec(QStringLiteral(
+            "import os, threading, time\n"
+            "threading.Thread(target=lambda: (time.sleep(0.5), os._exit(0)), daemon=True).start()\n"
+            "doomed = 1\n")).status, RunStatus::Success);
+        QTest::qWait(1500);
+        QString error;
+        const AssistAnswer gone = askSession(AssistRequest::atEnd(AssistKind::Complete, QStringLiteral("doo")), &error);
+        QVERIFY(!gone.ok);
+        QVERIFY2(!error.isEmpty(), "a dead session has no answer");
+
+        QVERIFY(dotOpensTheServicesList());
+        // The next cell starts a fresh session, whose names complete again.
+        const ExecutionResult fresh = exec(QStringLiteral("reborn_value = 5"));
+        QCOMPARE(fresh.status, RunStatus::Success);
+        const AssistAnswer again = askSession(AssistRequest::atEnd(AssistKind::Complete, QStringLiteral("reborn_")));
+        QCOMPARE(again.names(), QStringList{QStringLiteral("reborn_value")});
+    }
+};
+
+QTEST_MAIN(TestSessionAssist)
+#include "test_session_assist.moc"

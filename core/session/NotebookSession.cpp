@@ -139,6 +139,29 @@ struct NotebookSessionState {
             ++serving;
         changed.notify_all();
     }
+
+    // The end of a side job (a table fetch, a completion) on `sandbox`: it is no longer current,
+    // the session's sandbox ends if the job left it dead, closed or to be restarted (`unanswered`
+    // says why when it simply did not answer), and the job's turn is over.
+    void endSideJob(std::unique_lock<std::mutex>& lock, Language language, SessionSandbox* sandbox,
+                    quint64 ticket, const QString& unanswered)
+    {
+        if (sandbox) {
+            current = nullptr;
+            control = nullptr;
+            if (!sandbox->isAlive() || closed || restartCurrent) {
+                const QString why = closed ? QStringLiteral("ended by its owner")
+                                    : restartCurrent ? QStringLiteral("restarted")
+                                                     : unanswered;
+                endSandbox(lock, language, why); // the ticket keeps the language ours
+                executions = 0;
+            }
+            restartCurrent = false;
+        }
+        finishTicket(ticket);
+        if (serving == nextTicket)
+            pendingInterrupt = false; // meant for an execution, and none came
+    }
 };
 
 // One execution's hold on the session (SessionLease for the Executor).
@@ -526,21 +549,7 @@ quint64 NotebookSession::fetchTable(const TableRequest& request)
             }
         }
         std::unique_lock lock(state->mutex);
-        if (sandbox) {
-            state->current = nullptr;
-            state->control = nullptr;
-            if (!sandbox->isAlive() || state->closed || state->restartCurrent) {
-                const QString why = state->closed ? QStringLiteral("ended by its owner")
-                                    : state->restartCurrent ? QStringLiteral("restarted")
-                                                            : QStringLiteral("a value did not answer its fetch");
-                state->endSandbox(lock, language, why); // the ticket keeps the language ours
-                state->executions = 0;
-            }
-            state->restartCurrent = false;
-        }
-        state->finishTicket(ticket);
-        if (state->serving == state->nextTicket)
-            state->pendingInterrupt = false; // meant for an execution, and none came
+        state->endSideJob(lock, language, sandbox, ticket, QStringLiteral("a value did not answer its fetch"));
         if (QObject* target = state->owner)
             QMetaObject::invokeMethod(target, [target, id, window] {
                 emit static_cast<NotebookSession*>(target)->tableFetched(id, window);
@@ -598,19 +607,8 @@ void NotebookSession::askIdle(const QByteArray& request, int timeoutMs,
         } catch (const std::exception& e) {
             error = QString::fromUtf8(e.what());
         }
-        std::lock_guard lock(state->mutex);
-        state->current = nullptr;
-        state->control = nullptr;
-        if (!sandbox->isAlive() || state->closed || state->restartCurrent) {
-            state->endSandbox(Language::Python, state->closed           ? QStringLiteral("ended by its owner")
-                                                : state->restartCurrent ? QStringLiteral("restarted")
-                                                                        : QStringLiteral("it did not answer a completion"));
-            state->executions = 0;
-        }
-        state->restartCurrent = false;
-        state->finishTicket(ticket);
-        if (state->serving == state->nextTicket)
-            state->pendingInterrupt = false; // meant for an execution, and none came
+        std::unique_lock lock(state->mutex);
+        state->endSideJob(lock, Language::Python, sandbox, ticket, QStringLiteral("it did not answer a completion"));
         if (QObject* target = state->owner)
             QMetaObject::invokeMethod(target, [done, answer, error] { done(answer, error); }, Qt::QueuedConnection);
     });

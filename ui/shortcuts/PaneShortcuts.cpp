@@ -18,7 +18,9 @@ PaneShortcuts::PaneShortcuts(QWidget* pane, Actions actions) : QObject(pane), m_
 PaneShortcuts* PaneShortcuts::install(QWidget* pane, Actions actions)
 {
     auto* keys = new PaneShortcuts(pane, std::move(actions));
-    pane->installEventFilter(keys);
+    // On the application, so the key is taken at the focused child before that child acts on it
+    // too (a list's Ctrl+Return would otherwise also "activate" the row: the action twice).
+    qApp->installEventFilter(keys);
     pane->setProperty(kProperty, true);
     return keys;
 }
@@ -51,7 +53,9 @@ QAction* PaneShortcuts::actionFor(const QKeyEvent* key) const
 
 bool PaneShortcuts::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_pane && (event->type() == QEvent::ShortcutOverride || event->type() == QEvent::KeyPress)) {
+    const auto* widget = qobject_cast<const QWidget*>(watched);
+    if ((event->type() == QEvent::ShortcutOverride || event->type() == QEvent::KeyPress) && widget
+        && (widget == m_pane || m_pane->isAncestorOf(widget))) {
         if (QAction* action = actionFor(static_cast<QKeyEvent*>(event))) {
             event->accept();
             if (event->type() == QEvent::KeyPress)

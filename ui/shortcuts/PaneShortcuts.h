@@ -14,9 +14,9 @@ namespace sandpad {
 // Qt counts two live shortcuts of one key as ambiguous and runs neither, and a toolbar's action
 // is live only while the toolbar itself has focus; so Ctrl+Shift+S in the chart pane is its
 // Export, Ctrl+F in the Documents dock its search, and the same keys are the window's
-// elsewhere. Installed as an event filter on the pane: the ShortcutOverride that comes up from
-// the focused child is claimed for a pane action with that key (the window's shortcut map is
-// then not asked), and the key press that follows triggers it. An action with
+// elsewhere. An application event filter, for keys that go to the pane or a child of it: the
+// ShortcutOverride is claimed for a pane action with that key (the window's shortcut map is then
+// not asked), and the key press that follows triggers it before the focused child sees it. An action with
 // Qt::WidgetShortcut counts only while one of its widgets has focus; any other is pane-wide.
 class PaneShortcuts : public QObject {
     Q_OBJECT

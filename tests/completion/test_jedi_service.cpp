@@ -183,21 +183,25 @@ private slots:
     {
         // The app quits while the service still warms up: the start gives up (no waiting for
         // the warm-up) and its sandbox is confirmed gone.
-        const int before = hostProcessesWith("jedi_service.py");
+        const QList<int> before = descendantsWith(::getpid(), "jedi_service.py");
         CompletionService starting;
         starting.start();
-        QTRY_VERIFY_WITH_TIMEOUT(starting.starts() == 1 && hostProcessesWith("jedi_service.py") > before, 60000);
+        QList<int> started;
+        QTRY_VERIFY_WITH_TIMEOUT(starting.starts() == 1
+                                     && (started = descendantsWith(::getpid(), "jedi_service.py")).size() > before.size(),
+                                 60000);
         QVERIFY(!starting.isReady());
         const CleanupReport report = starting.shutdown();
         QVERIFY2(report.confirmed, qPrintable(report.detail));
-        QCOMPARE(hostProcessesWith("jedi_service.py"), before);
+        for (int pid : before)
+            started.removeAll(pid);
+        QCOMPARE(stillRunningWith(started, "jedi_service.py"), 0);
     }
 
     void nothingOutlivesAnAppThatDies()
     {
         // This binary again, as an "app" that starts the service and is then SIGKILLed: the
         // sandbox's lifeline ends it, nothing of it stays.
-        const int before = hostProcessesWith("jedi_service.py");
         QProcess app;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("SANDPAD_TEST_JEDI_APP", "1");
@@ -206,10 +210,12 @@ private slots:
         QVERIFY(app.waitForStarted());
         QVERIFY(app.waitForReadyRead(180000));
         QCOMPARE(app.readLine().trimmed(), QByteArray("ready"));
-        QVERIFY(hostProcessesWith("jedi_service.py") > before);
+        // Its service, told apart from those of other suites running at once by its ancestry.
+        const QList<int> service = descendantsWith(int(app.processId()), "jedi_service.py");
+        QVERIFY(!service.isEmpty());
         ::kill(pid_t(app.processId()), SIGKILL);
         QVERIFY(app.waitForFinished());
-        QTRY_COMPARE_WITH_TIMEOUT(hostProcessesWith("jedi_service.py"), before, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(stillRunningWith(service, "jedi_service.py"), 0, 20000);
     }
 
     void nothingIsLeftAfterShutdown()
@@ -218,11 +224,14 @@ private slots:
         const int interpreter = m_service->interpreterPid();
         QVERIFY(pid1 > 0 && interpreter > 0);
         const QList<int> before = childProcessesOf(::getpid());
+        const QList<int> service = descendantsWith(::getpid(), "jedi_service.py");
+        QVERIFY(!service.isEmpty());
         const CleanupReport report = m_service->shutdown();
         QVERIFY2(report.confirmed, qPrintable(report.detail));
         QVERIFY(gone(pid1));
         QVERIFY(gone(interpreter));
-        QCOMPARE(hostProcessesWith("jedi_service.py"), 0);
+        QCOMPARE(stillRunningWith(service, "jedi_service.py"), 0);
+        QCOMPARE(descendantsWith(::getpid(), "jedi_service.py"), QList<int>{});
         const QList<int> children = childProcessesOf(::getpid());
         for (int pid : children)
             QVERIFY2(before.contains(pid), qPrintable(QStringLiteral("child %1 left").arg(pid)));

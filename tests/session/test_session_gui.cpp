@@ -26,6 +26,9 @@
 #include <QPointer>
 #include <QStandardPaths>
 #include <QSettings>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <algorithm>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTableView>
@@ -171,6 +174,8 @@ private slots:
         QList<ExecutionResult>& results = m_finished;
         results.clear();
         SessionControls* controls = m_window->sessionControls();
+        // Every message, not the last one: another may follow it on a loaded machine.
+        QSignalSpy messages(m_window->statusBar(), &QStatusBar::messageChanged);
         controls->runAllFresh->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(results.size() == 3 && !controls->isRunningAll(), 180000);
         QCOMPARE(results[0].stdoutText, QStringLiteral("False\n"));
@@ -179,7 +184,10 @@ private slots:
         QCOMPARE(results[2].stdoutText, QStringLiteral("4\n"));
         QCOMPARE(results[2].executionCount.value_or(-1), 3);
         QCOMPARE(results[2].title, m_window->tabs()->currentPage()->title() + QStringLiteral(" · lines 7–7"));
-        QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("all 3 cell(s) ran")));
+        const bool said = std::any_of(messages.begin(), messages.end(), [](const QList<QVariant>& m) {
+            return m.value(0).toString().contains(QStringLiteral("all 3 cell(s) ran"));
+        });
+        QVERIFY2(said, qPrintable(m_window->statusBar()->currentMessage()));
 
         // It stops at the first error, with a note; the cells after it do not run.
         results.clear();

@@ -49,4 +49,44 @@ int hostProcessesWith(const QByteArray& needle)
     return n;
 }
 
+namespace {
+
+int parentOf(int pid)
+{
+    const QByteArray stat = readProcFile(pid, "stat");
+    const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+    return fields.size() > 1 && fields[0] != "Z" ? fields[1].toInt() : -1;
+}
+
+bool commandLineHas(int pid, const QByteArray& needle)
+{
+    return readProcFile(pid, "cmdline").replace('\0', ' ').contains(needle);
+}
+
+} // namespace
+
+QList<int> descendantsWith(int ancestor, const QByteArray& needle)
+{
+    QList<int> found;
+    for (int pid : allPids()) {
+        if (!commandLineHas(pid, needle))
+            continue;
+        for (int p = parentOf(pid), hops = 0; p > 1 && hops < 64; p = parentOf(p), ++hops)
+            if (p == ancestor) {
+                found << pid;
+                break;
+            }
+    }
+    return found;
+}
+
+int stillRunningWith(const QList<int>& pids, const QByteArray& needle)
+{
+    int n = 0;
+    for (int pid : pids)
+        if (parentOf(pid) >= 0 && commandLineHas(pid, needle))
+            ++n;
+    return n;
+}
+
 } // namespace sandpad

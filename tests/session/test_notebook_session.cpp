@@ -2,6 +2,7 @@
 // state kept, Out[n], interrupt keeps state, a second interrupt and the deadline restart, restart
 // clears, idle end, processes an execution started gone before it is billed, the session's end
 // recorded, nothing left when its owner goes, and a provider without sessions running fresh.
+#include "ExecutionChecks.h"
 #include "FakeSandboxProvider.h"
 #include "ProcessChecks.h"
 #include "TempDatabase.h"
@@ -32,32 +33,8 @@ QString describe(const ExecutionResult& r)
 }
 
 // Waits for a run's result (a local loop: the run reports on this thread).
-ExecutionResult wait(Run* run)
-{
-    if (!run->isFinished()) {
-        QEventLoop loop;
-        QObject::connect(run, &Run::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    ExecutionResult result = run->result();
-    run->deleteLater();
-    return result;
-}
+ExecutionResult wait(Run* run) { return waitForResult(run); } // tests/support
 
-// Waits until the run printed `text` (so its code is running).
-bool waitForOutput(Run* run, const QString& text)
-{
-    QString seen;
-    QEventLoop loop;
-    QObject::connect(run, &Run::output, &loop, [&](OutputStream, const QString& chunk) {
-        seen += chunk;
-        if (seen.contains(text))
-            loop.quit();
-    });
-    QObject::connect(run, &Run::finished, &loop, &QEventLoop::quit);
-    loop.exec();
-    return seen.contains(text);
-}
 
 // Live host processes whose name (/proc/PID/comm) is `name`.
 int processesNamed(const QByteArray& name)

@@ -3,6 +3,7 @@
 // formatting; time not asserted), Series and arrays, a missing or non-table name (a clear
 // error), a fetch queued behind a running execution, a value whose own code passes the fetch's
 // deadline (interrupted, the session kept), JavaScript variables, and a fresh run's snapshot.
+#include "ExecutionChecks.h"
 #include "TempDatabase.h"
 
 #include "core/accounting/UsageLedger.h"
@@ -30,31 +31,8 @@ QString describe(const ExecutionResult& r)
              r.error ? r.error->name + u':' + r.error->value + u'\n' + r.error->traceback : QStringLiteral("-"));
 }
 
-ExecutionResult wait(Run* run)
-{
-    if (!run->isFinished()) {
-        QEventLoop loop;
-        QObject::connect(run, &Run::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    ExecutionResult result = run->result();
-    run->deleteLater();
-    return result;
-}
+ExecutionResult wait(Run* run) { return waitForResult(run); } // tests/support
 
-bool waitForOutput(Run* run, const QString& text)
-{
-    QString seen;
-    QEventLoop loop;
-    QObject::connect(run, &Run::output, &loop, [&](OutputStream, const QString& chunk) {
-        seen += chunk;
-        if (seen.contains(text))
-            loop.quit();
-    });
-    QObject::connect(run, &Run::finished, &loop, &QEventLoop::quit);
-    loop.exec();
-    return seen.contains(text);
-}
 
 TableRequest window(const QString& name, qint64 row = 0, int rows = 5, qint64 column = 0, int columns = 10)
 {

@@ -92,6 +92,7 @@ void MainWindow::buildSessions()
 {
     // A notebook session per tab (ui/session); its actions go into the menu that has Stop.
     m_sessions = new TabSessions(m_services.executor, this);
+    m_sessions->setAssistWarmUp(m_assist != nullptr); // Python tabs complete from their session
     m_runner->setSessions(m_sessions);
     QMenu* runMenu = nullptr;
     for (QObject* object : m_actions->stop->associatedObjects())

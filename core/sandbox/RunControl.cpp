@@ -8,4 +8,10 @@ void RunControl::cancel()
         emit cancelRequested();
 }
 
+void RunControl::giveWay()
+{
+    if (!m_givingWay.exchange(true))
+        emit giveWayRequested();
+}
+
 } // namespace sandpad

@@ -21,13 +21,19 @@ public:
     // pool): the run did not wait for a sandbox to start.
     void setPrestarted() { m_prestarted.store(true); }
     bool isPrestarted() const { return m_prestarted.load(); }
+    // Thread-safe. A session's side job that can give way (a completion) is to end now, as at
+    // its deadline, without harm to the session: an execution is waiting for its turn.
+    void giveWay();
+    bool isGivingWay() const { return m_givingWay.load(); }
 
 signals:
     void cancelRequested();
+    void giveWayRequested(); // queued into the worker's loop, like cancelRequested
 
 private:
     std::atomic<bool> m_cancelled{false};
     std::atomic<bool> m_prestarted{false};
+    std::atomic<bool> m_givingWay{false};
 };
 
 } // namespace sandpad

@@ -12,6 +12,9 @@
 #include "core/sandbox/SessionSandbox.h"
 #include "core/session/SessionEnd.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -39,6 +42,7 @@ struct NotebookSessionState {
     SessionSandbox* current = nullptr;
     RunControl* control = nullptr;
     SessionRunLease* lease = nullptr;
+    bool givesWay = false; // the side job going on ends early for a turn that waits (a completion)
     Language currentLanguage = Language::Python;
     int interrupts = 0;
     bool pendingInterrupt = false; // an interrupt before the next execution had the sandbox
@@ -132,6 +136,13 @@ struct NotebookSessionState {
         RemoteAllocations::runEnded(runId); // an open row is the reconciler's now
     }
 
+    // A turn was just taken (an execution, a table fetch): a side job that can give way ends now.
+    void askToGiveWay()
+    {
+        if (givesWay && control)
+            control->giveWay();
+    }
+
     void finishTicket(quint64 ticket)
     {
         done.insert(ticket);
@@ -146,6 +157,7 @@ struct NotebookSessionState {
     void endSideJob(std::unique_lock<std::mutex>& lock, Language language, SessionSandbox* sandbox,
                     quint64 ticket, const QString& unanswered)
     {
+        givesWay = false;
         if (sandbox) {
             current = nullptr;
             control = nullptr;
@@ -421,19 +433,20 @@ Run* NotebookSession::execute(Language language, const QString& code, const QStr
         {
             std::lock_guard lock(m_state->mutex);
             ticket = m_state->nextTicket++;
-        }
-        {
-            std::lock_guard lock(m_state->mutex);
             m_state->allocations = m_executor->allocations();
+            m_state->askToGiveWay();
         }
         auto lease = std::make_shared<SessionRunLease>(m_state, ticket, m_executor->provider(), language);
         run = m_executor->start(request, origin, lease);
     }
     ++m_running;
     m_idle.stop();
-    connect(run, &Run::finished, this, [this] {
-        if (--m_running == 0)
+    connect(run, &Run::finished, this, [this, language] {
+        if (--m_running == 0) {
             m_idle.start();
+            if (m_assistWarmUp && language == Language::Python)
+                warmAssist();
+        }
     });
     emit runStarted(run);
     return run;
@@ -514,6 +527,7 @@ quint64 NotebookSession::fetchTable(const TableRequest& request)
         std::lock_guard lock(state->mutex);
         ticket = state->nextTicket++;
         language = state->variablesLanguage;
+        state->askToGiveWay();
     }
     if (m_idle.isActive())
         m_idle.start(); // browsing the session's values is using it
@@ -568,35 +582,49 @@ quint64 NotebookSession::fetchTable(const TableRequest& request)
 void NotebookSession::askIdle(const QByteArray& request, int timeoutMs,
                               std::function<void(const QByteArray&, const QString&)> done)
 {
-    std::shared_ptr<NotebookSessionState> state = m_state;
-    auto control = std::make_shared<RunControl>();
-    SessionSandbox* sandbox = nullptr;
-    quint64 ticket = 0;
-    QString refused;
-    {
-        std::lock_guard lock(state->mutex);
-        const auto it = state->sandboxes.find(Language::Python);
-        if (state->closed || it == state->sandboxes.end() || !it->second || !it->second->isAlive())
-            refused = QStringLiteral("no session");
-        else if (state->current || state->serving != state->nextTicket || m_running > 0)
-            refused = QStringLiteral("busy"); // a cell's turn is never taken or delayed by a wait
-        else if (state->providers[Language::Python] != QLatin1String("local"))
-            refused = QStringLiteral("remote");
-        else {
-            ticket = state->nextTicket++; // served at once: nothing was waiting
-            sandbox = it->second.get();
-            state->current = sandbox;
-            state->control = control.get();
-            state->currentLanguage = Language::Python;
-            state->restartCurrent = false;
-        }
-    }
-    if (!sandbox) {
+    const QString refused = startAssistJob(request, timeoutMs, done);
+    if (!refused.isEmpty()) {
         QMetaObject::invokeMethod(this, [done, refused] { done({}, refused); }, Qt::QueuedConnection);
         return;
     }
     if (m_idle.isActive())
         m_idle.start(); // typing in the session's tab is using it
+}
+
+void NotebookSession::warmAssist()
+{
+    QPointer<NotebookSession> self(this);
+    startAssistJob(QByteArrayLiteral("{\"assist\":{\"op\":\"warm\"}}"), kWarmUpDeadlineMs,
+                   [self](const QByteArray& answer, const QString& error) {
+                       if (self)
+                           emit self->assistWarmed(error.isEmpty() && QJsonDocument::fromJson(answer).object().value(QStringLiteral("ok")).toBool());
+                   });
+}
+
+QString NotebookSession::startAssistJob(const QByteArray& request, int timeoutMs,
+                                        std::function<void(const QByteArray&, const QString&)> done)
+{
+    std::shared_ptr<NotebookSessionState> state = m_state;
+    auto control = std::make_shared<RunControl>();
+    SessionSandbox* sandbox = nullptr;
+    quint64 ticket = 0;
+    {
+        std::lock_guard lock(state->mutex);
+        const auto it = state->sandboxes.find(Language::Python);
+        if (state->closed || it == state->sandboxes.end() || !it->second || !it->second->isAlive())
+            return QStringLiteral("no session");
+        if (state->current || state->serving != state->nextTicket || m_running > 0)
+            return QStringLiteral("busy"); // a cell's turn is never taken or delayed by a wait
+        if (state->providers[Language::Python] != QLatin1String("local"))
+            return QStringLiteral("remote");
+        ticket = state->nextTicket++; // served at once: nothing was waiting
+        sandbox = it->second.get();
+        state->current = sandbox;
+        state->control = control.get();
+        state->currentLanguage = Language::Python;
+        state->restartCurrent = false;
+        state->givesWay = true;
+    }
     QThread* thread = QThread::create([state, control, sandbox, ticket, request, timeoutMs, done] {
         QByteArray answer;
         QString error;
@@ -619,6 +647,7 @@ void NotebookSession::askIdle(const QByteArray& request, int timeoutMs,
     });
     m_fetchThreads << thread;
     thread->start();
+    return {};
 }
 
 void NotebookSession::setIdleSeconds(int seconds)

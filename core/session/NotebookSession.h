@@ -71,8 +71,17 @@ public:
     // waiting, no fetch - and never waits for one; the interpreter is interrupted at timeoutMs.
     // done(answer, error) follows on this object's thread, error set when it was not asked
     // ("busy", "no session", "remote") or did not answer; never called once this object is gone.
-    // Never runs a cell and costs nothing; an execution started meanwhile waits for it.
+    // Never runs a cell and costs nothing; an execution or table fetch started meanwhile stops it
+    // (RunControl::giveWay: answered "late") and goes first.
     void askIdle(const QByteArray& request, int timeoutMs, std::function<void(const QByteArray&, const QString&)> done);
+
+    // Whether the session's Jedi is warmed after each Python execution (for an editor that asks
+    // askIdle): the first completion of a new kind of value parses its library (pandas: seconds),
+    // so it is done then, in the idle sandbox, with a long deadline - and given way to the next
+    // execution like any completion. assistWarmed follows each warm-up. Off by default.
+    void setAssistWarmUp(bool on) { m_assistWarmUp = on; }
+    bool assistWarmUp() const { return m_assistWarmUp; }
+    static constexpr int kWarmUpDeadlineMs = 20000;
 
     void setIdleSeconds(int seconds);
     int idleSeconds() const { return m_idleSeconds; }
@@ -84,9 +93,14 @@ signals:
     void runStarted(sandpad::Run* run);
     void variablesChanged();
     void tableFetched(quint64 id, const sandpad::TableWindow& window);
+    // A warm-up (setAssistWarmUp) ended: complete, or cut short (an execution came, the deadline).
+    void assistWarmed(bool complete);
 
 private:
     void endIdle();
+    void warmAssist();
+    // askIdle's job: `refused` says why it was not sent ("" when it was).
+    QString startAssistJob(const QByteArray& request, int timeoutMs, std::function<void(const QByteArray&, const QString&)> done);
     Executor* m_executor;
     std::shared_ptr<NotebookSessionState> m_state;
     QTimer m_idle;
@@ -96,6 +110,7 @@ private:
     int m_running = 0;
     quint64 m_fetches = 0;
     int m_fetchTimeoutMs = kDefaultFetchTimeoutMs;
+    bool m_assistWarmUp = false;
     QList<QPointer<QThread>> m_fetchThreads; // waited for when this goes
 };
 

@@ -90,14 +90,18 @@ class Contexts:
         return {"ok": True, "completions": out[:MAX_ITEMS]}
 
 
-def valid_complete(request):
-    """Whether `request` is a "complete" request whose position is inside its text."""
+def valid_position(request):
+    """Whether `request` has a text and a position inside it."""
     source, line, column = request.get("source"), request.get("line"), request.get("column")
-    if request.get("op") != "complete" or not isinstance(source, str) or not isinstance(line, int) \
-            or not isinstance(column, int):
+    if not isinstance(source, str) or not isinstance(line, int) or not isinstance(column, int):
         return False
     lines = source.split("\n")
     return 1 <= line <= len(lines) and 0 <= column <= len(lines[line - 1])
+
+
+def valid_complete(request):
+    """Whether `request` is a "complete" request whose position is inside its text."""
+    return request.get("op") == "complete" and valid_position(request)
 
 
 OPS = {"complete": completions, "signatures": signatures, "help": help_entries}

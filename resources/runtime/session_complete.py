@@ -15,7 +15,10 @@
 # and what it runs are interruptible: the host's deadline is SIGINT, inside `interruptible()`.
 
 import contextlib
+import io
+import re
 import sys
+import tokenize
 import types
 import warnings
 
@@ -114,6 +117,48 @@ def _visible(wrapper, namespace):
     return names
 
 
+_SCOPE = re.compile(r"\s*(async\s+def|def|class)\b")
+
+
+def _live_part(request):
+    """The request narrowed to the statement at the cursor, when that statement is the module's
+    (not inside a def or class): Jedi prefers a name's definition in the text to the namespace's
+    value, and the buffer holds the cells that made the namespace - `df = pd.DataFrame(...)` above
+    `df.` would give pandas' static DataFrame, without its columns. Alone, the statement's names
+    are the live ones (the service's answer, merged after, still knows the buffer's). Inside a
+    def or class the names may be locals: the whole text is kept."""
+    source, line, column = request["source"], request["line"], request["column"]
+    lines = source.split("\n")
+    start = 1  # the cursor's logical line begins after the last NEWLINE before its line
+    try:
+        for token in tokenize.generate_tokens(io.StringIO("\n".join(lines[:line - 1]) + "\n").readline):
+            if token.type == tokenize.NEWLINE:
+                start = token.end[0] + 1
+    except (tokenize.TokenError, SyntaxError):
+        pass  # the statement is still open at the cursor's line (a bracket): `start` is its first line
+    first = lines[start - 1]
+    indent = first[:len(first) - len(first.lstrip())]
+    if indent:
+        width = len(indent.expandtabs())
+        for text in reversed(lines[:start - 1]):
+            body = text.lstrip()
+            if not body or body.startswith("#"):
+                continue
+            own = len(text[:len(text) - len(body)].expandtabs())
+            if own < width:
+                if _SCOPE.match(text):
+                    return request  # a def's or class's body: its names may be locals
+                width = own
+                if own == 0:
+                    break
+    part = [text[len(indent):] if text.startswith(indent) else text for text in lines[start - 1:line]]
+    narrowed = dict(request)
+    narrowed["source"] = "\n".join(part)
+    narrowed["line"] = line - start + 1
+    narrowed["column"] = column - len(indent) if lines[line - 1].startswith(indent) else column
+    return narrowed
+
+
 @contextlib.contextmanager
 def _quiet():
     with warnings.catch_warnings():
@@ -123,6 +168,47 @@ def _quiet():
 
 _contexts = None     # jedi_answers.Contexts, for the namespace as `_generation` left it
 _generation = None
+_warmed = set()      # what warm() has completed once: a type's (module, name), a module's name
+WARM_NAMES = 32      # completions per warm-up, newest names first
+
+
+def _warm_key(value):
+    """What a value's completion parses, read without attribute access on it (or on its class,
+    whose metaclass may be the user's)."""
+    if isinstance(value, types.ModuleType):
+        own = type.__dict__["__dict__"].__get__(types.ModuleType)["__dict__"].__get__(value)
+        return ("module", str(own.get("__name__")))
+    kind = type(value)
+    return (type.__dict__["__module__"].__get__(kind), type.__dict__["__qualname__"].__get__(kind))
+
+
+def warm(names):
+    """Completes `name.` once for each kind of value of `names` not seen before, newest first:
+    Jedi parses what that needs (the builtins' stubs, pandas' frame.py: seconds the first time)
+    into parso's memory cache, so the user's own requests, new Interpreters, answer in
+    milliseconds. Interruptible between and within completions; what was done stays done."""
+    done = 0
+    if ("builtins", "") not in _warmed:
+        _Interpreter("", [names]).complete(1, 0)
+        _warmed.add(("builtins", ""))
+    for name, value in reversed(list(names.items())):
+        if done >= WARM_NAMES:
+            break
+        if name.startswith("_") or not name.isidentifier() or isinstance(value, (types.FunctionType, type)):
+            continue
+        try:
+            key = _warm_key(value)
+        except Exception:
+            continue
+        if key in _warmed:
+            continue
+        try:
+            _Interpreter(name + ".", [names]).complete(1, len(name) + 1)
+        except Exception:  # Jedi's own failure on an odd value: not tried again
+            pass
+        _warmed.add(key)
+        done += 1
+    return {"ok": True, "warmed": done}
 
 
 def answer(wrapper, namespace, request, interruptible, generation=None):
@@ -142,7 +228,11 @@ def answer(wrapper, namespace, request, interruptible, generation=None):
                 if _load(wrapper) is None:
                     return {"ok": False, "error": "unavailable: Jedi cannot be imported in the session"}
                 names = _visible(wrapper, namespace)
+                if request.get("op") == "warm":
+                    return warm(names)
                 make = lambda source: _Interpreter(source, [names])  # noqa: E731
+                if _answers.valid_position(request):
+                    request = _live_part(request)
                 if _contexts is None:
                     _contexts = _answers.Contexts(8)
                 if _answers.valid_complete(request):

@@ -20,7 +20,9 @@
 #include "ui/editor/CodeEditor.h"
 #include "ui/editor/PythonAssist.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
 #include <QTimer>
@@ -150,6 +152,15 @@ private slots:
         a = askSession(AssistRequest::atEnd(AssistKind::Complete, QStringLiteral("df.")));
         QVERIFY(a.names().contains(QStringLiteral("beta_total")));
         QVERIFY(a.names().contains(QStringLiteral("groupby"))); // the DataFrame's own, too
+        // Below the cell that made it, as in a notebook's buffer: the live value, not the text's
+        // static DataFrame (Jedi prefers the text's definition: the session asks about the statement).
+        a = askSession(AssistRequest::atEnd(AssistKind::Complete, QStringLiteral(
+            "import pandas as pd\ndf = pd.DataFrame({'other': [1]})\nfor i in range(2):\n    total = (1 +\n        df.al")));
+        QVERIFY2(a.names().contains(QStringLiteral("alpha")), qPrintable(a.names().join(u' ')));
+        // In a function's body the name may be a parameter: the live global is not offered.
+        a = askSession(AssistRequest::atEnd(AssistKind::Complete, QStringLiteral("def f(df):\n    return df.al")));
+        QVERIFY2(a.ok, qPrintable(a.error));
+        QVERIFY2(!a.names().contains(QStringLiteral("alpha")), qPrintable(a.names().join(u' ')));
         a = askSession(AssistRequest::atEnd(AssistKind::Complete, QStringLiteral("threshold_v")));
         QCOMPARE(a.names(), QStringList{QStringLiteral("threshold_value")});
         a = askSession(AssistRequest::atEnd(AssistKind::Signatures, QStringLiteral("scale(")));
@@ -241,6 +252,53 @@ private slots:
         editor.setCursorPosition(0, 12);
         QTest::keyClick(&editor, Qt::Key_Space, Qt::ControlModifier);
         QTRY_VERIFY_WITH_TIMEOUT(editor.lastCompletions().contains(QStringLiteral("append")), 30000);
+    }
+
+    void aWarmedSessionAnswersWithinTheEditorsDeadline()
+    {
+        // As in the app: the session warms its Jedi after each Python cell, and the editor waits
+        // for the session's answer only PythonAssist::kSessionDeadlineMs (a pandas DataFrame's
+        // first completion takes longer than that: seconds, parsing pandas).
+        NotebookSession session(m_executor.get());
+        session.setAssistWarmUp(true);
+        QSignalSpy warmed(&session, &NotebookSession::assistWarmed);
+        QCOMPARE(waitForResult(session.execute(Language::Python, QStringLiteral(
+                     "import pandas as pd\ndf = pd.DataFrame({'alpha': [1, 2], 'beta': [3, 4]})\n"), QStringLiteral("cell")))
+                     .status, RunStatus::Success);
+        // Its warm-up has begun: the next cell does not wait for it, the warm-up gives way.
+        QElapsedTimer clock;
+        clock.start();
+        const ExecutionResult next = waitForResult(session.execute(Language::Python, QStringLiteral("rows = len(df)\nrows"), QStringLiteral("cell")));
+        QCOMPARE(next.status, RunStatus::Success);
+        QCOMPARE(next.result.value_or(QString()), QStringLiteral("2"));
+        qInfo("a cell sent while the warm-up ran finished %lld ms later", qint64(clock.elapsed()));
+        QTRY_VERIFY_WITH_TIMEOUT(warmed.size() >= 1, 30000);
+        QCOMPARE(warmed.at(0).at(0).toBool(), false); // cut short for that cell
+        // The warm-up after that cell runs to its end.
+        QTRY_VERIFY_WITH_TIMEOUT(warmed.size() >= 2, NotebookSession::kWarmUpDeadlineMs + 10000);
+        QVERIFY(warmed.at(1).at(0).toBool());
+
+        // An editor of the tab, with the app's deadline: the columns come from the session.
+        CodeEditor editor;
+        editor.setLanguage(Language::Python);
+        editor.resize(600, 300);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        PythonAssist assist(m_service.get());
+        QCOMPARE(assist.sessionDeadlineMs(), PythonAssist::kSessionDeadlineMs);
+        assist.attach(&editor, [&session] { return &session; });
+        QVERIFY(m_service->waitReady(180000));
+        for (const QString& column : {QStringLiteral("alpha"), QStringLiteral("beta")}) {
+            // The tab's text: the cell that made df, then the line being typed.
+            editor.setText(QStringLiteral("import pandas as pd\ndf = pd.DataFrame({'alpha': [1, 2], 'beta': [3, 4]})\ndf.")
+                           + column.left(3));
+            editor.setCursorPosition(2, 6);
+            editor.setFocus();
+            clock.restart();
+            QTest::keyClick(&editor, Qt::Key_Space, Qt::ControlModifier);
+            QTRY_VERIFY_WITH_TIMEOUT(editor.lastCompletions().contains(column), 10000);
+            qInfo("df.%s: the session's columns in the editor after %lld ms", qPrintable(column.left(3)), qint64(clock.elapsed()));
+        }
     }
 
     void aSessionThatDiedFallsBack()

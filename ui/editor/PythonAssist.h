@@ -35,6 +35,7 @@ public:
     void requestHelp(CodeEditor* editor);
     CompletionService* service() const { return m_service; }
     void setSessionDeadlineMs(int ms) { m_sessionDeadlineMs = qMax(50, ms); }
+    int sessionDeadlineMs() const { return m_sessionDeadlineMs; }
 
     // The calltip text and its current parameter's range in it ([from, to); from == to: none).
     static void highlightOf(const SignatureHint& hint, int* from, int* to);

@@ -51,6 +51,7 @@ NotebookSession* TabSessions::sessionFor(EditorPage* page)
     if (!session) {
         session = new NotebookSession(m_executor);
         session->setIdleSeconds(m_idleSeconds);
+        session->setAssistWarmUp(m_assistWarmUp);
         m_sessions.insert(page, session);
         connect(page, &QObject::destroyed, this, &TabSessions::drop);
         connect(session, &NotebookSession::sessionEnded, this, [this, page](const QString& why) {
@@ -91,6 +92,13 @@ void TabSessions::followFreshRun(EditorPage* page, Run* run)
         m_snapshots.insert(page, SessionVariables::parse(result.variables));
         emit modeChanged(page);
     });
+}
+
+void TabSessions::setAssistWarmUp(bool on)
+{
+    m_assistWarmUp = on;
+    for (NotebookSession* session : std::as_const(m_sessions))
+        session->setAssistWarmUp(on);
 }
 
 void TabSessions::setIdleSeconds(int seconds)

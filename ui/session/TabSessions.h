@@ -45,6 +45,9 @@ public:
     // Applies to every session, now and later (the Settings' idle limit).
     void setIdleSeconds(int seconds);
     int idleSeconds() const { return m_idleSeconds; }
+    // Every session, now and later, warms its Jedi after Python executions (an editor completes
+    // from it: NotebookSession::setAssistWarmUp).
+    void setAssistWarmUp(bool on);
 
 signals:
     void modeChanged(sandpad::EditorPage* page);
@@ -59,6 +62,7 @@ private:
     QHash<EditorPage*, bool> m_fresh;
     QHash<EditorPage*, QList<SessionVariable>> m_snapshots;
     int m_idleSeconds;
+    bool m_assistWarmUp = false;
 };
 
 } // namespace sandpad

@@ -217,17 +217,32 @@ QByteArray LocalSessionSandbox::fetch(const QByteArray& request, RunControl& con
         throw ProviderError(ProviderError::Kind::Io, QStringLiteral("The session did not take the request"));
     }
     stopper.start(qint64(timeoutMs) + kFetchGraceMs);
-    QTimer soft; // in this thread's loop (pumpUntilJobLine): the interrupt at the deadline
-    soft.setSingleShot(true);
-    QObject::connect(&soft, &QTimer::timeout, [this] {
+    auto sigint = [this] {
         QMutexLocker lock(&m_signalMutex);
         if (m_interpreterFd >= 0)
             ::syscall(SYS_pidfd_send_signal, m_interpreterFd, SIGINT, nullptr, 0);
-    });
+    };
+    QTimer soft; // in this thread's loop (pumpUntilJobLine): the interrupt at the deadline
+    soft.setSingleShot(true);
+    QObject::connect(&soft, &QTimer::timeout, sigint);
     soft.start(timeoutMs);
+    // RunControl::giveWay: SIGINT now, and again until the answer comes (one that lands while
+    // the session still reads the request is ignored by it).
+    QTimer givingWay;
+    givingWay.setInterval(kGiveWayResendMs);
+    QObject::connect(&givingWay, &QTimer::timeout, sigint);
+    QObject::connect(&control, &RunControl::giveWayRequested, &givingWay, [&givingWay, sigint] {
+        sigint();
+        givingWay.start();
+    });
+    if (control.isGivingWay()) {
+        sigint();
+        givingWay.start();
+    }
     QByteArray line;
     const bool done = process.pumpUntilJobLine({}, parser, &line); // what the value's code printed is dropped
     soft.stop();
+    givingWay.stop();
     stopper.stop();
     parser.finish();
     if (stopper.stopped() || !done || line != QByteArrayLiteral("fetched")) {

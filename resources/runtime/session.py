@@ -143,10 +143,15 @@ def _execute(namespace, manifest_path, channel):
 
 @contextlib.contextmanager
 def _interruptible():
-    # The host's SIGINT is KeyboardInterrupt in here (as in the user's code), ignored outside.
-    global _phase
+    # The host's SIGINT is KeyboardInterrupt in here (as in the user's code); one that came while
+    # the fetch was being read (phase 1) is raised on entry: a completion giving way to a cell
+    # is stopped at once, even before it began.
+    global _phase, _interrupt_pending
     _phase = 2
     try:
+        if _interrupt_pending:
+            _interrupt_pending = False
+            raise KeyboardInterrupt
         yield
     finally:
         _phase = 0
@@ -158,6 +163,8 @@ def _fetch(namespace, request_text, channel):
     written as `fetch.json` on the result channel. The user's code it may reach (a subclass's
     __getitem__, an object column's __repr__) is interruptible like an execution: the host's
     deadline is SIGINT."""
+    global _phase, _interrupt_pending
+    _phase = 1
     try:
         request = W._json_loads(request_text)
         if not isinstance(request, dict):
@@ -175,6 +182,8 @@ def _fetch(namespace, request_text, channel):
         answer = {"error": "the fetch was stopped at its deadline (the value's own code took too long)"}
     except BaseException as exc:
         answer = {"error": "%s: %s" % (type(exc).__name__, str(exc)[:500])}
+    _phase = 0
+    _interrupt_pending = False
     W._flush_streams()
     try:
         data = W._dumps(answer).encode("utf-8")

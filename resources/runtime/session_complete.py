@@ -222,11 +222,13 @@ def answer(wrapper, namespace, request, interruptible, generation=None):
         _contexts.clear()
     _generation = generation
     with _quiet():
+        # The first request imports Jedi, not interruptibly (a tenth of a second, once): an import
+        # cut short leaves a package without its submodules' attributes (`parso.cache`).
+        if _load(wrapper) is None:
+            return {"ok": False, "error": "unavailable: Jedi cannot be imported in the session"}
+        before = set(sys.modules)
         try:
             with interruptible():
-                # The first answer imports Jedi here: interrupted, it is imported on by the next.
-                if _load(wrapper) is None:
-                    return {"ok": False, "error": "unavailable: Jedi cannot be imported in the session"}
                 names = _visible(wrapper, namespace)
                 if request.get("op") == "warm":
                     return warm(names)
@@ -242,6 +244,15 @@ def answer(wrapper, namespace, request, interruptible, generation=None):
                         return {"ok": False, "error": _answers.cut(type(e).__name__, _answers.MAX_NAME)}
                     if kept is not None:
                         return kept
-                return _answers.respond(request, make, KeyboardInterrupt)
+                return _answers.respond(request, make, ())  # the interrupt is caught below
         except KeyboardInterrupt:
+            _forget_imports(before)
             return {"ok": False, "error": "late"}
+
+
+def _forget_imports(before):
+    """After an interrupted answer: the modules Jedi began importing meanwhile (a compiled module
+    it loads to inspect) are dropped, whole, so that the next import starts clean instead of
+    finding a half-made package."""
+    for name in set(sys.modules) - before:
+        sys.modules.pop(name, None)

@@ -43,7 +43,7 @@ public:
     QByteArray fetch(const QByteArray& request, RunControl& control, int timeoutMs) override;
     static constexpr qint64 kMaxFetchBytes = 4 << 20; // what one answer may be
     static constexpr int kFetchGraceMs = 3000;        // after the interrupt, before the kill
-    static constexpr int kGiveWayResendMs = 50;       // RunControl::giveWay's SIGINT, until answered
+    static constexpr int kGiveWayResendMs = 10;       // RunControl::giveWay's SIGINT, until answered
 
     // The interpreter's host pid (tests look at it from outside); -1 when not started.
     int interpreterPid() const { return m_interpreterPid; }

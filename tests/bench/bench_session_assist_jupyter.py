@@ -1,0 +1,49 @@
+# The Jupyter side of bench_session_assist: a warm IPython kernel (python3-ipykernel from Debian)
+# asked complete_request as JupyterLab asks it (the cell's text and the cursor at its end), after
+# the same cell as the session's. Prints one JSON line {"first": ms, "keys": [ms...], "first_names":
+# [...]} or {"skip": "why"}. Usage: bench_session_assist_jupyter.py CELL_FILE TYPED
+import json
+import sys
+import time
+
+try:
+    from jupyter_client.manager import start_new_kernel
+except ImportError as exc:
+    print(json.dumps({"skip": "jupyter_client is not installed (%s): apt-get install python3-ipykernel python3-jupyter-client" % exc}))
+    sys.exit(0)
+
+
+def run(kc, code):
+    msg_id = kc.execute(code)
+    while True:
+        msg = kc.get_iopub_msg(timeout=120)
+        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "status" \
+                and msg["content"]["execution_state"] == "idle":
+            return
+
+
+def complete(kc, code):
+    start = time.perf_counter()
+    reply = kc.complete(code, len(code), reply=True, timeout=120)
+    return (time.perf_counter() - start) * 1000, reply["content"].get("matches", [])
+
+
+def main():
+    cell = open(sys.argv[1]).read()
+    typed = sys.argv[2]
+    try:
+        km, kc = start_new_kernel(kernel_name="python3")
+    except Exception as exc:
+        print(json.dumps({"skip": "no IPython kernel: %s" % exc}))
+        return
+    try:
+        run(kc, cell)
+        first, names = complete(kc, "df.")
+        keys = [complete(kc, typed[:i])[0] for i in range(1, len(typed) + 1)]
+        print(json.dumps({"first": first, "keys": keys, "first_names": names[:400]}))
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+main()

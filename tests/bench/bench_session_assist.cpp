@@ -120,7 +120,7 @@ int main(int argc, char* argv[])
     struct Side {
         const char* name = "";
         bool warm = false;
-        double first = 0, warmMs = 0, nextCell = 0;
+        double first = 0, warmMs = 0, nextCell = 0, rssMb = 0;
         QString firstNote;
         std::vector<double> keys;
     } sides[2];
@@ -148,6 +148,16 @@ int main(int argc, char* argv[])
                     loop.exec();
                 }
                 side.warmMs += double(clock.elapsed());
+            }
+            // The interpreter's memory before any completion (the warm-up's parse caches, for `now`).
+            const ExecutionResult rss = wait(session.execute(
+                Language::Python, QStringLiteral("int(open('/proc/self/status').read().split('VmRSS:')[1].split()[0]) // 1024"),
+                QStringLiteral("bench")));
+            side.rssMb += rss.result.value_or(QStringLiteral("0")).toDouble();
+            while (side.warm && warmed < 3 && clock.elapsed() < 90000) { // that cell's own (short) warm-up
+                QEventLoop loop;
+                QTimer::singleShot(20, &loop, &QEventLoop::quit);
+                loop.exec();
             }
             AssistAnswer first;
             side.first += bench::timeMs([&] { first = ask(session, cell + QStringLiteral("df.")); });
@@ -189,6 +199,8 @@ int main(int argc, char* argv[])
     std::printf("| step | %s | %s | Jupyter (warm kernel, once) |\n|---|---:|---:|---:|\n", sides[0].name, sides[1].name);
     std::printf("| the cell after the pandas cell | %.1f | %.1f | |\n", sides[0].nextCell / rounds, sides[1].nextCell / rounds);
     std::printf("| warm-up, from that cell's start to its end | | %.0f | |\n", sides[1].warmMs / rounds);
+    std::printf("| the interpreter's RSS after them, before any completion (MB) | %.0f | %.0f | |\n", sides[0].rssMb / rounds,
+                sides[1].rssMb / rounds);
     std::printf("| first `df.` (mean) | %.1f (%s) | %.1f (%s) | %s |\n", sides[0].first / rounds, qPrintable(sides[0].firstNote),
                 sides[1].first / rounds, qPrintable(sides[1].firstNote), qPrintable(jFirst));
     const bench::Stats k0 = bench::stats(sides[0].keys), k1 = bench::stats(sides[1].keys);

@@ -422,8 +422,23 @@ void MainWindow::buildHelpDock()
 
 void MainWindow::showHelpAtCursor()
 {
+    const bool opening = m_helpDock->isHidden();
     m_helpDock->show();
     m_helpDock->raise();
+    if (opening && !m_helpDock->isFloating())
+        QTimer::singleShot(0, this, [this] { // laid out first
+            // Docstrings are long: above another dock of the column (Variables) the help takes two thirds.
+            QList<QDockWidget*> column{m_helpDock};
+            const QRect help = m_helpDock->geometry();
+            for (QDockWidget* dock : findChildren<QDockWidget*>())
+                if (dock != m_helpDock && dock->isVisible() && !dock->isFloating() && dockWidgetArea(dock) == dockWidgetArea(m_helpDock)
+                    && dock->geometry().left() < help.right() && help.left() < dock->geometry().right())
+                    column << dock;
+            if (column.size() == 2) {
+                const int height = column[0]->height() + column[1]->height();
+                resizeDocks(column, {height * 2 / 3, height / 3}, Qt::Vertical);
+            }
+        });
     CodeEditor* editor = m_tabs->currentEditor();
     if (m_assist)
         m_assist->requestHelp(editor);

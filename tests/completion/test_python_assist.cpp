@@ -172,8 +172,17 @@ private slots:
         CodeEditor* editor = editorWith(QStringLiteral("import os\nos.path.join"));
         editor->setCursorPosition(1, 9);
         QVERIFY(!m_window->helpDock()->isVisible());
+        QDockWidget* variables = nullptr;
+        for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
+            if (dock->objectName() == QStringLiteral("variableExplorer"))
+                variables = dock;
+        QVERIFY(variables);
+        variables->show();
         QTest::keyClick(editor, Qt::Key_F1);
         QVERIFY(m_window->helpDock()->isVisible());
+        // Opened above the Variables dock, the help gets most of the column (docstrings are long).
+        QTRY_VERIFY2(m_window->helpDock()->height() > variables->height() * 3 / 2,
+                     qPrintable(QStringLiteral("help %1 px, variables %2 px").arg(m_window->helpDock()->height()).arg(variables->height())));
         QTRY_VERIFY_WITH_TIMEOUT(m_window->helpPane()->title().startsWith("os.path.join"), 30000);
         QVERIFY(m_window->helpPane()->plainText().contains("Join"));
         // Ctrl+I does the same, for another name.

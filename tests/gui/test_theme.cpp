@@ -24,6 +24,7 @@
 #include <Qsci/qscilexer.h>
 #include <QJsonArray>
 #include <QLabel>
+#include <QListWidget>
 #include <QJsonObject>
 #include <QTextBlock>
 #include <QToolBar>
@@ -199,6 +200,49 @@ private slots:
             if (l->accessibleName() == QStringLiteral("Provider"))
                 after = l->text();
         QVERIFY2(before != after, qPrintable(after)); // the valid colour lightened for the dark bar
+        Theme::apply(QStringLiteral("system"));
+    }
+
+    void theCompletionListFollowsATheme()
+    {
+        // Scintilla's list is a tool-tip window of its own, made at its first showing: shown in
+        // one theme, then in the other, it is drawn in the current one (it was seen white in the
+        // dark theme).
+        Theme::apply(QStringLiteral("light"));
+        CodeEditor editor;
+        editor.setLanguage(Language::Python);
+        editor.resize(500, 300);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        auto listShown = [&editor]() -> QListWidget* {
+            editor.setText(QStringLiteral("alphabet = 1\nalphanumeric = 2\nalp"));
+            editor.setCursorPosition(2, 3);
+            editor.setFocus();
+            QTest::keyClick(&editor, Qt::Key_Space, Qt::ControlModifier);
+            if (!QTest::qWaitFor([&editor] { return editor.isListActive(); }, 5000))
+                return nullptr;
+            const auto lists = editor.findChildren<QListWidget*>();
+            for (QListWidget* list : lists)
+                if (list->isVisible())
+                    return list;
+            return nullptr;
+        };
+        QListWidget* list = listShown();
+        QVERIFY(list);
+        QVERIFY(!darkBase(list->palette()));
+        editor.SendScintilla(QsciScintillaBase::SCI_AUTOCCANCEL);
+        for (const QString& theme : {QStringLiteral("dark"), QStringLiteral("light"), QStringLiteral("dark")}) {
+            Theme::apply(theme);
+            QCoreApplication::processEvents();
+            list = listShown();
+            QVERIFY(list);
+            QCOMPARE(darkBase(list->palette()), theme == QStringLiteral("dark"));
+            const QImage drawn = list->viewport()->grab().toImage();
+            QVERIFY(!drawn.isNull());
+            const QColor corner = drawn.pixelColor(drawn.width() - 3, drawn.height() - 3); // below the last item
+            QCOMPARE(corner.lightness() < 128, theme == QStringLiteral("dark"));
+            editor.SendScintilla(QsciScintillaBase::SCI_AUTOCCANCEL);
+        }
         Theme::apply(QStringLiteral("system"));
     }
 

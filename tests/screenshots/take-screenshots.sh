@@ -12,7 +12,7 @@ app="$build_dir/app/sandpad/sandpad"
 out="$source_dir/docs/screenshots"
 mkdir -p "$out"
 examples=${*:-"sine_wave line_dates scatter grouped_bar pandas_table sympy_session javascript_snippet"}
-examples=$(echo "$examples" | tr ' ' '\n' | grep -vx documents || true) # "documents": the dock, below
+examples=$(echo "$examples" | tr ' ' '\n' | grep -vx -e documents -e completion || true) # the dock and completion: below
 # One throwaway workspace so that the notebook shows the runs of this session only.
 data_dir=$(mktemp -d)
 trap 'rm -rf "$data_dir"' EXIT
@@ -54,4 +54,17 @@ if [ -z "${*:-}" ] || echo " $* " | grep -q " documents "; then
             "$app" --theme "$theme" --screenshot "$out/documents$(suffix "$theme").png"
     done
     rm -rf "$docs_dir" "$src"
+fi
+
+# Completion and help from a session (completion-shot.sh: needs openbox and xdotool).
+if [ -z "${*:-}" ] || echo " $* " | grep -q " completion "; then
+    if command -v openbox >/dev/null && command -v xdotool >/dev/null && command -v import >/dev/null; then
+        for theme in $themes; do
+            echo "screenshot: completion ($theme)"
+            timeout 120 xvfb-run -a -s "-screen 0 1400x860x24" \
+                sh "$here/completion-shot.sh" "$app" "$theme" "$out/session_completion$(suffix "$theme").png"
+        done
+    else
+        echo "completion: skipped (apt-get install openbox xdotool imagemagick)" >&2
+    fi
 fi

@@ -10,6 +10,8 @@
 #include <QEvent>
 #include <QFontDatabase>
 #include <QKeyEvent>
+#include <QApplication>
+#include <QListWidget>
 #include <QPalette>
 
 namespace sandpad {
@@ -517,6 +519,11 @@ void CodeEditor::showCompletionList(const QStringList& list, const QString& pref
     const char separator = char(SendScintilla(SCI_AUTOCGETSEPARATOR));
     const QByteArray items = list.join(QLatin1Char(separator)).toUtf8();
     SendScintilla(SCI_AUTOCSHOW, static_cast<unsigned long>(prefix.toUtf8().size()), items.constData());
+    // Scintilla's list is a tool-tip window, which Qt does not always give the theme's palette
+    // (seen white in the dark theme): it gets the editor's.
+    for (QListWidget* list : findChildren<QListWidget*>())
+        if (list->palette() != palette())
+            list->setPalette(palette());
 }
 
 void CodeEditor::answerSignature(quint64 ticket, const QString& tip, int highlightFrom, int highlightTo)

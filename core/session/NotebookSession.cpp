@@ -667,8 +667,11 @@ void NotebookSession::endIdle()
     std::vector<NotebookSessionState::Ending> endings;
     {
         std::lock_guard lock(m_state->mutex);
-        if (m_state->current || m_state->serving != m_state->nextTicket)
-            return; // an execution came meanwhile
+        if (m_state->current || m_state->serving != m_state->nextTicket) {
+            if (m_running == 0)
+                m_idle.start(); // a side job (a warm-up, a fetch): idle again after it
+            return; // or an execution came meanwhile (its end starts the wait again)
+        }
         const QString why = m_idleSeconds % 60 == 0 ? QStringLiteral("idle for %1 min").arg(m_idleSeconds / 60)
                                                     : QStringLiteral("idle for %1 s").arg(m_idleSeconds);
         for (Language language : {Language::Python, Language::JavaScript})

@@ -301,6 +301,22 @@ private slots:
         }
     }
 
+    void anIdleEndWaitsForTheWarmUp()
+    {
+        // The idle limit passes while the warm-up parses pandas (some 2 s): the session ends once
+        // it is done, not never (the idle end used to give up when it found the session busy).
+        NotebookSession session(m_executor.get());
+        session.setAssistWarmUp(true);
+        session.setIdleSeconds(1);
+        QSignalSpy warmed(&session, &NotebookSession::assistWarmed);
+        QSignalSpy ended(&session, &NotebookSession::sessionEnded);
+        QCOMPARE(waitForResult(session.execute(Language::Python, QStringLiteral("import pandas as pd\nframe = pd.DataFrame({'a': [1]})\n"),
+                                               QStringLiteral("cell"))).status, RunStatus::Success);
+        QTRY_VERIFY_WITH_TIMEOUT(!ended.isEmpty(), 40000);
+        QCOMPARE(ended.first().first().toString(), QStringLiteral("idle for 1 s"));
+        QCOMPARE(warmed.size(), 1); // it ran (to its end or its deadline) before the end
+    }
+
     void aSessionThatDiedFallsBack()
     {
         // The interpreter ends by itself a moment after its cell (a thread's os._exit): idle, dead.

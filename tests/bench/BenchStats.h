@@ -2,6 +2,8 @@
 
 // Small helpers shared by the benchmarks: timing and median/p95.
 #include <QElapsedTimer>
+#include <QFile>
+#include <QString>
 #include <algorithm>
 #include <functional>
 #include <vector>
@@ -26,6 +28,13 @@ inline double timeMs(const std::function<void()>& f)
     t.start();
     f();
     return double(t.nsecsElapsed()) / 1e6;
+}
+
+// The load average's three figures (figures compare only within one run, on a shared machine).
+inline QString loadAverage()
+{
+    QFile file(QStringLiteral("/proc/loadavg"));
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()).section(QLatin1Char(' '), 0, 2) : QStringLiteral("?");
 }
 
 } // namespace bench

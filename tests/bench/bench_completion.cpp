@@ -23,12 +23,6 @@ using namespace sandpad;
 
 namespace {
 
-QString loadAverage()
-{
-    QFile file(QStringLiteral("/proc/loadavg"));
-    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()).section(QLatin1Char(' '), 0, 2) : QStringLiteral("?");
-}
-
 QString summary(const AssistAnswer& answer)
 {
     const int count = int(answer.completions.size() + answer.signatures.size() + answer.help.size());
@@ -47,7 +41,7 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     const int rounds = argc > 1 ? qMax(1, atoi(argv[1])) : 5;
-    std::printf("Load average at start: %s (%d cores)\n\n", qPrintable(loadAverage()), QThread::idealThreadCount());
+    std::printf("Load average at start: %s (%d cores)\n\n", qPrintable(bench::loadAverage()), QThread::idealThreadCount());
 
     CompletionService::Options baselineOptions;
     baselineOptions.reuseInference = false;
@@ -118,6 +112,6 @@ int main(int argc, char** argv)
     const CleanupReport cleanup[2] = {baseline.shutdown(), service.shutdown()};
     std::printf("\nShutdown: %s. Load average at end: %s.\n",
                 cleanup[0].confirmed && cleanup[1].confirmed ? "both sandboxes confirmed gone" : "NOT confirmed",
-                qPrintable(loadAverage()));
+                qPrintable(bench::loadAverage()));
     return 0;
 }

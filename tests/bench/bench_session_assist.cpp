@@ -10,6 +10,7 @@
 // cell is the Jupyter column (skipped when python3-ipykernel is missing). The load average is
 // printed: figures compare only within one run. Usage: bench_session_assist [rounds] (default 3)
 #include "BenchStats.h"
+#include "ExecutionChecks.h"
 
 #include "core/accounting/UsageLedger.h"
 #include "core/completion/AssistTypes.h"
@@ -39,24 +40,6 @@ using namespace sandpad;
 namespace {
 
 constexpr int kMeasureDeadlineMs = 20000;
-
-QString loadAverage()
-{
-    QFile file(QStringLiteral("/proc/loadavg"));
-    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()).section(QLatin1Char(' '), 0, 2) : QStringLiteral("?");
-}
-
-ExecutionResult wait(Run* run)
-{
-    if (!run->isFinished()) {
-        QEventLoop loop;
-        QObject::connect(run, &Run::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    ExecutionResult r = run->result();
-    delete run;
-    return r;
-}
 
 // The session's own answer to a completion at the end of `source`, waited for.
 AssistAnswer ask(NotebookSession& session, const QString& source)
@@ -101,7 +84,7 @@ int main(int argc, char* argv[])
         std::printf("bench_session_assist: skipped (bubblewrap is not installed)\n");
         return 0;
     }
-    std::printf("Load average at start: %s (%d cores)\n\n", qPrintable(loadAverage()), QThread::idealThreadCount());
+    std::printf("Load average at start: %s (%d cores)\n\n", qPrintable(bench::loadAverage()), QThread::idealThreadCount());
     const QString cell = QStringLiteral("import numpy as np\nimport pandas as pd\n"
                                         "df = pd.DataFrame({'alpha': np.arange(5), 'beta_total': np.arange(5) ** 2})\n");
     const QString typed = QStringLiteral("df.groupby('alpha').agg");
@@ -134,13 +117,13 @@ int main(int argc, char* argv[])
             int warmed = 0;
             QObject::connect(&session, &NotebookSession::assistWarmed, [&warmed] { ++warmed; });
             QElapsedTimer clock;
-            if (wait(session.execute(Language::Python, cell, QStringLiteral("bench"))).status != RunStatus::Success) {
+            if (waitForResult(session.execute(Language::Python, cell, QStringLiteral("bench"))).status != RunStatus::Success) {
                 std::fprintf(stderr, "the pandas cell failed\n");
                 return 1;
             }
             clock.start();
             // A cell right after it (while the warm-up goes on, for `now`).
-            side.nextCell += bench::timeMs([&] { wait(session.execute(Language::Python, QStringLiteral("rows = len(df)"), QStringLiteral("bench"))); });
+            side.nextCell += bench::timeMs([&] { waitForResult(session.execute(Language::Python, QStringLiteral("rows = len(df)"), QStringLiteral("bench"))); });
             if (side.warm) {
                 while (warmed < 2 && clock.elapsed() < 60000) { // cut short by that cell, then whole
                     QEventLoop loop;
@@ -150,7 +133,7 @@ int main(int argc, char* argv[])
                 side.warmMs += double(clock.elapsed());
             }
             // The interpreter's memory before any completion (the warm-up's parse caches, for `now`).
-            const ExecutionResult rss = wait(session.execute(
+            const ExecutionResult rss = waitForResult(session.execute(
                 Language::Python, QStringLiteral("int(open('/proc/self/status').read().split('VmRSS:')[1].split()[0]) // 1024"),
                 QStringLiteral("bench")));
             side.rssMb += rss.result.value_or(QStringLiteral("0")).toDouble();
@@ -208,6 +191,6 @@ int main(int argc, char* argv[])
     std::printf("| per keystroke (p95) | %.1f | %.1f | %s |\n", k0.p95, k1.p95, qPrintable(jP95));
     std::printf("| answers over the editor's 1 s | %d of %zu | %d of %zu | %s |\n", over(sides[0].keys, 1000), sides[0].keys.size(),
                 over(sides[1].keys, 1000), sides[1].keys.size(), qPrintable(jOver));
-    std::printf("\nLoad average at end: %s.\n", qPrintable(loadAverage()));
+    std::printf("\nLoad average at end: %s.\n", qPrintable(bench::loadAverage()));
     return 0;
 }

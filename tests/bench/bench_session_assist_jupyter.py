@@ -3,23 +3,12 @@
 # the same cell as the session's. Prints one JSON line {"first": ms, "keys": [ms...], "first_names":
 # [...]} or {"skip": "why"}. Usage: bench_session_assist_jupyter.py CELL_FILE TYPED
 import json
+import os
 import sys
 import time
 
-try:
-    from jupyter_client.manager import start_new_kernel
-except ImportError as exc:
-    print(json.dumps({"skip": "jupyter_client is not installed (%s): apt-get install python3-ipykernel python3-jupyter-client" % exc}))
-    sys.exit(0)
-
-
-def run(kc, code):
-    msg_id = kc.execute(code)
-    while True:
-        msg = kc.get_iopub_msg(timeout=120)
-        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "status" \
-                and msg["content"]["execution_state"] == "idle":
-            return
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_session_jupyter import run, start_new_kernel  # noqa: E402 (it says when Jupyter is missing)
 
 
 def complete(kc, code):
@@ -46,4 +35,5 @@ def main():
         km.shutdown_kernel(now=True)
 
 
-main()
+if __name__ == "__main__":
+    main()

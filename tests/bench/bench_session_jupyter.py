@@ -44,4 +44,5 @@ def main():
         km.shutdown_kernel(now=True)
 
 
-main()
+if __name__ == "__main__":
+    main()

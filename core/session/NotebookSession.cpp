@@ -582,13 +582,44 @@ quint64 NotebookSession::fetchTable(const TableRequest& request)
 void NotebookSession::askIdle(const QByteArray& request, int timeoutMs,
                               std::function<void(const QByteArray&, const QString&)> done)
 {
-    const QString refused = startAssistJob(request, timeoutMs, done);
+    if (m_askGoingOn) {
+        // Typing on while the last keystroke's question is answered: this one is next, not refused.
+        if (m_nextAsk) {
+            auto overtaken = std::move(m_nextAsk->done);
+            QMetaObject::invokeMethod(this, [overtaken] { overtaken({}, QStringLiteral("overtaken")); }, Qt::QueuedConnection);
+        }
+        m_nextAsk = WaitingAsk{request, timeoutMs, std::move(done)};
+        return;
+    }
+    sendAsk(request, timeoutMs, std::move(done));
+}
+
+void NotebookSession::sendAsk(const QByteArray& request, int timeoutMs,
+                              std::function<void(const QByteArray&, const QString&)> done)
+{
+    QPointer<NotebookSession> self(this);
+    const QString refused = startAssistJob(request, timeoutMs, [self, done](const QByteArray& answer, const QString& error) {
+        done(answer, error);
+        if (self)
+            self->askEnded();
+    });
     if (!refused.isEmpty()) {
         QMetaObject::invokeMethod(this, [done, refused] { done({}, refused); }, Qt::QueuedConnection);
         return;
     }
+    m_askGoingOn = true;
     if (m_idle.isActive())
         m_idle.start(); // typing in the session's tab is using it
+}
+
+void NotebookSession::askEnded()
+{
+    m_askGoingOn = false;
+    if (!m_nextAsk)
+        return;
+    WaitingAsk next = std::move(*m_nextAsk);
+    m_nextAsk.reset();
+    sendAsk(next.request, next.timeoutMs, std::move(next.done)); // refused at once if a cell came meanwhile
 }
 
 void NotebookSession::warmAssist()

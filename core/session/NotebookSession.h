@@ -13,6 +13,7 @@
 #include <QTimer>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace sandpad {
 
@@ -72,7 +73,9 @@ public:
     // done(answer, error) follows on this object's thread, error set when it was not asked
     // ("busy", "no session", "remote") or did not answer; never called once this object is gone.
     // Never runs a cell and costs nothing; an execution or table fetch started meanwhile stops it
-    // (RunControl::giveWay: answered "late") and goes first.
+    // (RunControl::giveWay: answered "late") and goes first. Asked while its previous question is
+    // still being answered, the new one goes right after it (one waits at most: an older waiting
+    // question is answered "overtaken").
     void askIdle(const QByteArray& request, int timeoutMs, std::function<void(const QByteArray&, const QString&)> done);
 
     // Whether the session's Jedi is warmed after each Python execution (for an editor that asks
@@ -99,6 +102,8 @@ signals:
 private:
     void endIdle();
     void warmAssist();
+    void sendAsk(const QByteArray& request, int timeoutMs, std::function<void(const QByteArray&, const QString&)> done);
+    void askEnded();
     // askIdle's job: `refused` says why it was not sent ("" when it was).
     QString startAssistJob(const QByteArray& request, int timeoutMs, std::function<void(const QByteArray&, const QString&)> done);
     Executor* m_executor;
@@ -111,6 +116,13 @@ private:
     quint64 m_fetches = 0;
     int m_fetchTimeoutMs = kDefaultFetchTimeoutMs;
     bool m_assistWarmUp = false;
+    bool m_askGoingOn = false; // askIdle's question is the side job going on
+    struct WaitingAsk {
+        QByteArray request;
+        int timeoutMs = 0;
+        std::function<void(const QByteArray&, const QString&)> done;
+    };
+    std::optional<WaitingAsk> m_nextAsk;
     QList<QPointer<QThread>> m_fetchThreads; // waited for when this goes
 };
 

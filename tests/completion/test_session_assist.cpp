@@ -301,6 +301,36 @@ private slots:
         }
     }
 
+    void typingOnWhileTheSessionAnswersQueuesTheNewest()
+    {
+        // The first `df.` of a session without the warm-up takes seconds: the keystrokes typed
+        // meanwhile are not refused ("busy", the service's names alone) - the newest goes next,
+        // the one it replaced is answered "overtaken".
+        NotebookSession session(m_executor.get());
+        QCOMPARE(waitForResult(session.execute(Language::Python, QStringLiteral(
+                     "import pandas as pd\ndf = pd.DataFrame({'alpha': [1], 'beta': [2]})\n"), QStringLiteral("cell"))).status,
+                 RunStatus::Success);
+        QStringList errors(3);
+        QList<AssistAnswer> answers(3);
+        int got = 0;
+        const QStringList sources{QStringLiteral("df."), QStringLiteral("df.a"), QStringLiteral("df.al")};
+        for (int i = 0; i < 3; ++i)
+            session.askIdle(JediProtocol::sessionRequest(AssistRequest::atEnd(AssistKind::Complete, sources[i]), kDeadlineMs), kDeadlineMs,
+                            [&, i](const QByteArray& a, const QString& e) {
+                                errors[i] = e;
+                                if (e.isEmpty())
+                                    answers[i] = JediProtocol::parseAnswer(a, AssistKind::Complete);
+                                ++got;
+                            });
+        QTRY_COMPARE_WITH_TIMEOUT(got, 3, kDeadlineMs * 2 + 10000);
+        QVERIFY2(errors[0].isEmpty() || errors[0] == QStringLiteral("late"), qPrintable(errors[0]));
+        QCOMPARE(errors[1], QStringLiteral("overtaken"));
+        QVERIFY2(errors[2].isEmpty(), qPrintable(errors[2]));
+        QVERIFY2(answers[2].names().contains(QStringLiteral("alpha")), qPrintable(answers[2].names().join(u' ')));
+        QCOMPARE(waitForResult(session.execute(Language::Python, QStringLiteral("len(df)"), QStringLiteral("cell"))).result.value_or(QString()),
+                 QStringLiteral("1")); // the session is as it was
+    }
+
     void anIdleEndWaitsForTheWarmUp()
     {
         // The idle limit passes while the warm-up parses pandas (some 2 s): the session ends once

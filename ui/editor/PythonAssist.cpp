@@ -88,8 +88,9 @@ bool PythonAssist::ask(CodeEditor* editor, AssistKind kind, quint64 ticket, cons
                              if (self)
                                  self->onSessionAnswer(query, answer, error);
                          });
-        // Should the session go before it answers, the service's answer is not held up for ever.
-        QTimer::singleShot(m_sessionDeadlineMs + 5000, this, [this, query] {
+        // The session is interrupted at its deadline; a question it queued behind the previous
+        // keystroke's, or a session that went, does not hold the service's answer up longer.
+        QTimer::singleShot(m_sessionDeadlineMs + kSessionGraceMs, this, [this, query] {
             onSessionAnswer(query, {}, QStringLiteral("no answer"));
         });
     }

@@ -27,6 +27,7 @@ public:
     // The tab's session when its runs go to one (null otherwise).
     using SessionLookup = std::function<NotebookSession*()>;
     static constexpr int kSessionDeadlineMs = 1000; // a session's answer, then SIGINT (and the service alone)
+    static constexpr int kSessionGraceMs = 500;      // then the service's answer is shown without it
 
     PythonAssist(CompletionService* service, QObject* parent = nullptr);
 

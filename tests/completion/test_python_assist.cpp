@@ -191,6 +191,10 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->helpPane()->title().startsWith("json.dumps"), 30000);
         QVERIFY(m_window->helpPane()->plainText().contains("JSON"));
         QVERIFY(!editor->text().contains('\t')); // Ctrl+I was not typed as a Tab
+        // Just inside a call's parenthesis: the called function's help (not the parenthesis').
+        editor = editorWith(QStringLiteral("import json\njson.loads( "));
+        QTest::keyClick(editor, Qt::Key_F1);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->helpPane()->title().startsWith("json.loads"), 30000);
     }
 
     void theHelpPaneFollowsTheTheme()

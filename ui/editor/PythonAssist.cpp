@@ -48,10 +48,12 @@ void PythonAssist::attach(CodeEditor* editor, SessionLookup session)
         QTimer::singleShot(1000, m_service, [service = m_service] { service->start(); });
 }
 
-AssistRequest PythonAssist::requestAt(CodeEditor* editor, AssistKind kind) const
+AssistRequest PythonAssist::requestAt(CodeEditor* editor, AssistKind kind, int column) const
 {
     int line = 0, index = 0;
     editor->getCursorPosition(&line, &index);
+    if (column >= 0)
+        index = column;
     AssistRequest request;
     request.kind = kind;
     request.source = editor->text();
@@ -60,7 +62,7 @@ AssistRequest PythonAssist::requestAt(CodeEditor* editor, AssistKind kind) const
     return request;
 }
 
-bool PythonAssist::ask(CodeEditor* editor, AssistKind kind, quint64 ticket, const QString& word)
+bool PythonAssist::ask(CodeEditor* editor, AssistKind kind, quint64 ticket, const QString& word, int column)
 {
     if (editor->language() != Language::Python)
         return false;
@@ -71,7 +73,7 @@ bool PythonAssist::ask(CodeEditor* editor, AssistKind kind, quint64 ticket, cons
         m_service->start();
     if (!serviceReady && !session)
         return false; // the words answer now
-    const AssistRequest request = requestAt(editor, kind);
+    const AssistRequest request = requestAt(editor, kind, column);
     // The newest question of a kind wins: an older one is not answered any more.
     for (auto it = m_queries.begin(); it != m_queries.end();)
         it = it->kind == kind ? m_queries.erase(it) : std::next(it);
@@ -101,12 +103,31 @@ void PythonAssist::requestHelp(CodeEditor* editor)
 {
     if (!editor)
         return;
-    const QString word = editor->wordAtCursor();
+    QString word = editor->wordAtCursor();
+    int column = -1;
+    if (word.isEmpty()) {
+        // Just inside a call's parenthesis (`json.dumps(|`, as Spyder's Ctrl+I): the called name.
+        int line = 0, index = 0;
+        editor->getCursorPosition(&line, &index);
+        const QString before = editor->text(line).left(index);
+        qsizetype at = before.size();
+        while (at > 0 && before.at(at - 1).isSpace())
+            --at;
+        if (at > 0 && before.at(at - 1) == QLatin1Char('(')) {
+            qsizetype start = --at;
+            while (start > 0 && (before.at(start - 1).isLetterOrNumber() || before.at(start - 1) == QLatin1Char('_')))
+                --start;
+            if (start < at) {
+                word = before.mid(start, at - start);
+                column = int(at);
+            }
+        }
+    }
     if (editor->language() != Language::Python) {
         emit helpReady(word, {}, tr("Help comes from Python's language service: this tab is JavaScript."));
         return;
     }
-    if (!ask(editor, AssistKind::Help, 0, word))
+    if (!ask(editor, AssistKind::Help, 0, word, column))
         emit helpReady(word, {}, tr("The Python language service is starting; try again in a moment."));
 }
 

@@ -60,8 +60,9 @@ private:
         AssistAnswer service;
         AssistAnswer session;
     };
-    bool ask(CodeEditor* editor, AssistKind kind, quint64 ticket, const QString& word = {});
-    AssistRequest requestAt(CodeEditor* editor, AssistKind kind) const;
+    // `column` (>= 0): asked there on the cursor's line instead of at the cursor.
+    bool ask(CodeEditor* editor, AssistKind kind, quint64 ticket, const QString& word = {}, int column = -1);
+    AssistRequest requestAt(CodeEditor* editor, AssistKind kind, int column = -1) const;
     void onAnswer(const AssistAnswer& answer);
     void onSessionAnswer(quint64 query, const QByteArray& answer, const QString& error);
     void finish(quint64 query);

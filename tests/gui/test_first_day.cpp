@@ -38,6 +38,9 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
 #include <QTest>
 
 using namespace sandpad;
@@ -334,6 +337,49 @@ private slots:
         QVERIFY(mode);
         QVERIFY2(mode->width() >= mode->sizeHint().width(),
                  qPrintable(QStringLiteral("%1 < %2").arg(mode->width()).arg(mode->sizeHint().width())));
+    }
+
+    // The header wraps between its items: at every width no line of it starts or ends with the
+    // "·" between two items (it used to end the first line with one), and it is never cut.
+    void aNarrowHeaderWrapsBetweenItems()
+    {
+        RunNotebook notebook;
+        ExecutionResult r = runResult(QStringLiteral("wrap"), QStringLiteral("a rather long tab title.py"),
+                                      QStringLiteral("success"));
+        r.durationMs = 1234;
+        r.costMicros = 50000;
+        RunEntry* entry = notebook.addFinished(new Run(r));
+        QLabel* header = nullptr;
+        for (auto* label : entry->findChildren<QLabel*>())
+            if (label->accessibleName() == QStringLiteral("Run summary"))
+                header = label;
+        QVERIFY(header);
+        notebook.show();
+        int wrapped = 0;
+        for (int width = 900; width >= 240; width -= 20) {
+            notebook.resize(width, 400);
+            QCoreApplication::processEvents();
+            QTextDocument doc;
+            doc.setDocumentMargin(0);
+            doc.setDefaultFont(header->font());
+            doc.setHtml(header->text());
+            doc.setTextWidth(header->contentsRect().width());
+            const QString where = QStringLiteral("width %1: %2").arg(width).arg(header->text());
+            QVERIFY2(header->height() >= int(doc.size().height()), qPrintable(where)); // nothing cut
+            int lines = 0;
+            for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+                const QString text = block.text();
+                for (int i = 0; i < block.layout()->lineCount(); ++i, ++lines) {
+                    const QTextLine line = block.layout()->lineAt(i);
+                    const QString shown = text.mid(line.textStart(), line.textLength())
+                                              .replace(QChar::Nbsp, u' ').replace(QChar::LineSeparator, u' ').trimmed();
+                    QVERIFY2(!shown.startsWith(u'·') && !shown.endsWith(u'·'), qPrintable(where + " | " + shown));
+                }
+            }
+            wrapped = qMax(wrapped, lines);
+        }
+        QVERIFY2(wrapped >= 3, "the narrow widths wrapped it");
+        QVERIFY(entry->headerText().contains(QStringLiteral("success · 1.23 s")));
     }
 
     void theChartPaneWaitsForTheFirstChart()

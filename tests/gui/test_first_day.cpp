@@ -166,6 +166,31 @@ private slots:
         QCOMPARE(bar.validation(), RunStatusBar::Validation::Warning);
     }
 
+    // The export dialog's bottom has room: the summary, then the buttons well apart below it,
+    // every field as wide as it asks (it was 271 px wide, the buttons against the summary).
+    void chartExportDialogHasRoom()
+    {
+        ChartExportDialog dialog(ChartExportDialog::defaultSize(), QSize(512, 300));
+        dialog.show();
+        QCoreApplication::processEvents();
+        auto* buttons = dialog.findChild<QDialogButtonBox*>();
+        QLabel* summary = nullptr;
+        for (auto* label : dialog.findChildren<QLabel*>())
+            if (label->accessibleName() == QStringLiteral("Exported size"))
+                summary = label;
+        QVERIFY(buttons && summary);
+        QVERIFY(summary->text().contains(QStringLiteral("1600 × 1000")));
+        const int gap = buttons->geometry().top() - summary->geometry().bottom();
+        QVERIFY2(gap >= 12, qPrintable(QString::number(gap)));
+        QVERIFY2(dialog.geometry().width() >= 360, qPrintable(QString::number(dialog.geometry().width())));
+        QVERIFY(summary->geometry().right() < dialog.geometry().width());
+        for (QWidget* field : dialog.findChildren<QWidget*>())
+            if (qobject_cast<QComboBox*>(field) || qobject_cast<QSpinBox*>(field))
+                QVERIFY2(field->width() >= field->sizeHint().width(), qPrintable(field->accessibleName()));
+        for (QPushButton* button : buttons->findChildren<QPushButton*>())
+            QVERIFY2(button->width() >= button->sizeHint().width(), qPrintable(button->text()));
+    }
+
     // Chart export starts from a sensible size (a figure's own, else 1600×1000; the pane's size
     // is a choice, not the default) and confirms in the status bar with Open Folder.
     void chartExportHasASensibleSizeAndConfirms()

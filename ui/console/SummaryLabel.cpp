@@ -116,7 +116,9 @@ QSize SummaryLabel::minimumSizeHint() const
     doc.setHtml(composed(0)); // an item a line
     doc.setTextWidth(0);      // so the width is the widest word
     const int width = int(std::ceil(doc.size().width())) + 2 + extraWidth();
-    return {width, heightForWidth(width)};
+    // One line's height, as QLabel's own: the height for the width given is heightForWidth()'s
+    // (a taller minimum made a notebook of many entries taller than its entries).
+    return {width, sizeHint().height()};
 }
 
 int SummaryLabel::heightForWidth(int width) const

@@ -23,7 +23,7 @@ public:
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
     QSize sizeHint() const override;        // every item on one line
-    QSize minimumSizeHint() const override; // the widest word of any item
+    QSize minimumSizeHint() const override; // the widest word of any item, one line high
 
 protected:
     void resizeEvent(QResizeEvent* event) override;

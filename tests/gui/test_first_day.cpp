@@ -25,6 +25,7 @@
 #include <QBuffer>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QHeaderView>
 #include <QImage>
 #include <QJsonArray>
 #include <QLabel>
@@ -290,6 +291,28 @@ private slots:
         const QVariantList side = model->index(1, 3).data(DiffModel::InlineSpansRole).toList();
         QCOMPARE(side.size(), 1);
         QCOMPARE(side[0].toPoint(), QPoint(20, 1));
+    }
+
+    // A short diff's line-number columns are as wide as their titles ("New" was cut), in both
+    // layouts.
+    void diffNumberColumnsShowTheirTitles()
+    {
+        DiffView view;
+        view.resize(900, 300);
+        view.setTexts(QStringLiteral("print('kept')\n"), QStringLiteral("print('kept here')\n"));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QHeaderView* header = view.table()->horizontalHeader();
+        for (const DiffView::Mode mode : {DiffView::Mode::Unified, DiffView::Mode::SideBySide}) {
+            view.setMode(mode);
+            const QList<int> numbers = mode == DiffView::Mode::Unified ? QList<int>{0, 1} : QList<int>{0, 2};
+            for (int c : numbers) {
+                const QString title = view.model()->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+                QVERIFY(!title.isEmpty());
+                const int needed = header->fontMetrics().horizontalAdvance(title);
+                QVERIFY2(header->sectionSize(c) > needed + 4, qPrintable(QStringLiteral("%1: %2 for %3").arg(title).arg(header->sectionSize(c)).arg(needed)));
+            }
+        }
     }
 
     // The Documents dock does not force the window wider than a 1024×768 screen, and the

@@ -385,6 +385,14 @@ private slots:
         QVERIFY(mode);
         QVERIFY2(mode->width() >= mode->sizeHint().width(),
                  qPrintable(QStringLiteral("%1 < %2").arg(mode->width()).arg(mode->sizeHint().width())));
+        // And it stands apart from the "Output" title.
+        QLabel* title = nullptr;
+        for (auto* label : notebook.findChildren<QLabel*>())
+            if (label->text() == QStringLiteral("<b>Output</b>"))
+                title = label;
+        QVERIFY(title);
+        QVERIFY2(mode->geometry().left() - title->geometry().right() > 4,
+                 qPrintable(QStringLiteral("%1 → %2").arg(title->geometry().right()).arg(mode->geometry().left())));
     }
 
     // The header wraps between its items: at every width no line of it starts or ends with the

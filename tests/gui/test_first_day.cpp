@@ -19,6 +19,7 @@
 #include "ui/editor/EditorTabs.h"
 #include "ui/MainWindow.h"
 #include "ui/recovery/RecoveryDialog.h"
+#include "ui/session/VariableExplorer.h"
 #include "ui/statusbar/ProviderCheck.h"
 #include "ui/statusbar/RunStatusBar.h"
 
@@ -38,6 +39,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTextDocument>
@@ -436,6 +438,33 @@ private slots:
         }
         QVERIFY2(wrapped >= 3, "the narrow widths wrapped it");
         QVERIFY(entry->headerText().contains(QStringLiteral("success · 1.23 s")));
+    }
+
+    // The Variables dock at its usual width shows each variable's value (five 100 px columns put
+    // Value out of sight beside a 300 px dock).
+    void theVariablesDockShowsValues()
+    {
+        VariableExplorer explorer;
+        QList<SessionVariable> variables;
+        for (const char* name : {"df", "total_revenue", "x"}) {
+            SessionVariable v;
+            v.name = QString::fromLatin1(name);
+            v.type = QStringLiteral("int");
+            v.size = QStringLiteral("1");
+            v.memory = 28;
+            v.value = QStringLiteral("42");
+            variables << v;
+        }
+        explorer.setSnapshot(variables);
+        explorer.resize(300, 300);
+        explorer.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&explorer));
+        QTableWidget* table = explorer.table();
+        const int valueAt = table->columnViewportPosition(4);
+        QVERIFY2(valueAt + 30 < table->viewport()->width(),
+                 qPrintable(QStringLiteral("Value at %1 of %2").arg(valueAt).arg(table->viewport()->width())));
+        for (int c = 0; c < 4; ++c) // each as wide as its title at least
+            QVERIFY(table->columnWidth(c) >= table->horizontalHeader()->fontMetrics().horizontalAdvance(table->horizontalHeaderItem(c)->text()));
     }
 
     void theChartPaneWaitsForTheFirstChart()

@@ -23,6 +23,7 @@
 #include <QLabel>
 #include <QScrollBar>
 #include <QTableView>
+#include <QVBoxLayout>
 #include <QtTest>
 
 using namespace sandpad;
@@ -133,6 +134,43 @@ private slots:
         MathOutputView plain(m);
         QVERIFY(!plain.hasPicture());
         QCOMPARE(plain.textLabel()->text(), QStringLiteral("sqrt(x)\n\\sqrt{x}"));
+    }
+
+    // A formula wider than the notebook is drawn smaller to fit, beside its text form, instead
+    // of being cut at the view's edge; a narrow one keeps its size.
+    void wideMathFitsTheView()
+    {
+        QImage wide(1200, 60, QImage::Format_ARGB32);
+        wide.fill(Qt::transparent);
+        for (int x = 0; x < wide.width(); ++x)
+            wide.setPixel(x, 30, qRgba(0, 0, 0, 255));
+        QByteArray png;
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        QVERIFY(wide.save(&buffer, "PNG"));
+        RunOutput m;
+        m.type = RunOutput::Type::Math;
+        m.text = QStringLiteral("x + y");
+        m.plain = QStringLiteral("x + y");
+        m.png = png;
+        QWidget column;
+        auto* layout = new QVBoxLayout(&column);
+        auto* view = new MathOutputView(m, &column);
+        layout->addWidget(view);
+        column.resize(420, 200);
+        column.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&column));
+        QVERIFY2(view->width() <= 420, qPrintable(QString::number(view->width())));
+        const QRect picture = view->pictureLabel()->geometry();
+        QVERIFY2(view->pictureLabel()->pixmap().width() <= picture.width() && picture.right() < view->width(),
+                 qPrintable(QStringLiteral("%1 in %2").arg(view->pictureLabel()->pixmap().width()).arg(picture.width())));
+        QVERIFY(view->pictureLabel()->pixmap().width() > 150); // the most of the room
+        QVERIFY(view->textLabel()->geometry().right() <= view->width());
+        QVERIFY(view->textLabel()->isVisible());
+        // Wide again: the whole formula, at its own size.
+        column.resize(1600, 200);
+        QCoreApplication::processEvents();
+        QTRY_COMPARE(view->pictureLabel()->pixmap().width(), 1200);
     }
 
     void svgDrawnOrRefused()

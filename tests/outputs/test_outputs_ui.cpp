@@ -220,6 +220,34 @@ private slots:
         QCOMPARE(panel.partKinds(), (QStringList{"markdown", "table"}));
     }
 
+    // An entry with a table, Markdown and math fits a narrow notebook (the Documents and
+    // Variables docks open): nothing in it asks for more than the view's width.
+    void entryWithOutputsFitsANarrowNotebook()
+    {
+        ExecutionResult r;
+        r.runId = QStringLiteral("narrow");
+        r.status = RunStatus::Success;
+        r.title = QStringLiteral("dataframe_math.py");
+        RunOutput md;
+        md.type = RunOutput::Type::Markdown;
+        md.text = QStringLiteral("## Monthly sales\nA table keeps its index, column names and dtypes; **Copy as TSV/CSV** copies the selection.");
+        RunOutput t = table(6);
+        t.indexName = QStringLiteral("month");
+        RunOutput m;
+        m.type = RunOutput::Type::Math;
+        m.text = QStringLiteral("f'(x) = -x e^{-x^2/2} \\cos(x) - e^{-x^2/2} \\sin(x)");
+        m.plain = QStringLiteral("Eq(f'(x), -x*exp(-x**2/2)*cos(x) - exp(-x**2/2)*sin(x))");
+        m.png = blackOnTransparentPng();
+        r.outputs = {md, t, m};
+        RunEntry entry(1, new Run(r));
+        QVERIFY2(entry.minimumSizeHint().width() <= 330, qPrintable(QString::number(entry.minimumSizeHint().width())));
+        entry.resize(330, 600);
+        entry.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&entry));
+        for (QWidget* part : entry.outputsPanel()->parts())
+            QVERIFY2(part->geometry().right() < entry.outputsPanel()->width(), part->metaObject()->className());
+    }
+
     void entryShowsOutputsInOrder()
     {
         ExecutionResult r;

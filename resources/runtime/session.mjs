@@ -92,6 +92,8 @@ function jsTypeName(value) {
 
 export async function serve(jobFd, W) {
     const emit = W.makeChannel(W.takeResultFd(), path.join(WORK, "out"));
+    // display() as in a fresh run (before the variables' baseline: not a variable of the user's).
+    const rich = W.installDisplay(emit);
     const session = new inspector.Session();
     session.connect();
     const post = (method, params) => new Promise((resolve) => {
@@ -163,6 +165,7 @@ export async function serve(jobFd, W) {
         const source = fs.readFileSync(manifest.code_path, "utf8");
         const restoreOut = W.batch(process.stdout);
         const restoreErr = W.batch(process.stderr);
+        rich.begin(); // this execution's outputs, its stdout counted from here
         let error = null;
         let interrupted = null;
         const stopped = new Promise((resolve) => {
@@ -263,6 +266,7 @@ export async function serve(jobFd, W) {
             process.stderr.write(`Sandpad: could not list the variables: ${e && e.message ? e.message : e}\n`);
         }
         emit("result.json", JSON.stringify({ status: error ? "error" : "success", result, error, charts, chart_error: chartError,
+                                             ...(rich.outputs.length > 0 ? { outputs: rich.outputs } : {}),
                                              ...(runFiles ? runFiles.collect(manifest.cwd, emit, manifest, filesBefore) : {}) }));
     };
     globalThis[STASH + "m"] = MISSING;

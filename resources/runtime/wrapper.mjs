@@ -372,14 +372,22 @@ function placeFile(name, mode, data) {
 // order with stdout (the bytes written before it). A string is text (SVG when it is an <svg>),
 // {type: "markdown"|"svg"|"text"|"html", text} and {type: "math", latex, text} are those outputs, an
 // array of plain objects is a table; anything else is its util.inspect() text.
+// The returned object's begin() starts a run's (or a session execution's) outputs: it counts the
+// stdout bytes from there, as the program writes them (so it goes above the stream's batching).
 function installDisplay(emit) {
-    const outputs = [];
+    const rich = { outputs: [] };
     let written = 0, files = 0, cellsLeft = 1000000;
-    const write = process.stdout.write;
-    process.stdout.write = function (chunk, encoding) {
-        written += typeof chunk === "string" ? Buffer.byteLength(chunk, typeof encoding === "string" ? encoding : "utf8")
-                                             : (chunk && chunk.length) || 0;
-        return write.apply(this, arguments);
+    rich.begin = () => {
+        rich.outputs = [];
+        written = 0;
+        files = 0;
+        cellsLeft = 1000000;
+        const write = process.stdout.write;
+        process.stdout.write = function (chunk, encoding) {
+            written += typeof chunk === "string" ? Buffer.byteLength(chunk, typeof encoding === "string" ? encoding : "utf8")
+                                                 : (chunk && chunk.length) || 0;
+            return write.apply(this, arguments);
+        };
     };
     const isRecord = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
     const cell = (v) => (typeof v === "string" ? v : util.inspect(v, { breakLength: Infinity })).slice(0, 1000);
@@ -408,11 +416,11 @@ function installDisplay(emit) {
     };
     globalThis.display = (...values) => {
         for (const value of values) {
-            if (outputs.length < 100)
-                outputs.push({ ...entry(value), stdout_offset: written });
+            if (rich.outputs.length < 100)
+                rich.outputs.push({ ...entry(value), stdout_offset: written });
         }
     };
-    return outputs;
+    return rich;
 }
 
 async function main() {
@@ -421,7 +429,7 @@ async function main() {
         if (typeof manifestPath === "object") {
             const session = await import(new URL("./session.mjs", import.meta.url).href); // beside the wrapper
             await session.serve(manifestPath.session, { takeResultFd, makeChannel, batch, describeError,
-                                                        resultText, chartJson, placeFile, program });
+                                                        resultText, chartJson, placeFile, program, installDisplay });
             return;
         }
         if (!manifestPath)
@@ -467,7 +475,8 @@ async function main() {
 
     const restoreOut = batch(process.stdout);
     const restoreErr = batch(process.stderr);
-    const outputs = installDisplay(emit);
+    const rich = installDisplay(emit);
+    rich.begin();
 
     let error = null;
     let returned; // a script's top-level `return value`
@@ -521,8 +530,8 @@ async function main() {
             chart_error: chartError,
             ...(runFiles ? runFiles.collect(manifest.cwd, emit, manifest, filesBefore) : {}),
         };
-        if (outputs.length > 0)
-            document.outputs = outputs;
+        if (rich.outputs.length > 0)
+            document.outputs = rich.outputs;
         if (columns)
             document.chart_columns = columns;
         emit("result.json", JSON.stringify(document));

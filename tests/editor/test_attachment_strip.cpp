@@ -5,6 +5,7 @@
 #include "ui/editor/EditorPage.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QFile>
 #include <QMimeData>
 #include <QSignalSpy>
@@ -57,6 +58,32 @@ private slots:
         strip->setInputText(QStringLiteral("Ada"));
         QVERIFY(strip->inputShown());
         QCOMPARE(strip->runInput().stdinData, std::optional(QByteArray("Ada\n")));
+    }
+
+    // Tab goes as the strip reads: Attach Files…, each file's remove button, Input, the input
+    // box (it went Input before Attach Files).
+    void tabGoesLeftToRight()
+    {
+        EditorPage page(QStringLiteral("Untitled 1"));
+        AttachmentStrip* strip = page.attachments();
+        QVERIFY(strip->attachFiles({file(QStringLiteral("a.csv"), "1\n"), file(QStringLiteral("b.txt"), "b")}).isEmpty());
+        strip->setInputShown(true);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        // From the Language box on (the row above the strip), as Tab goes.
+        QWidget* from = page.findChild<QComboBox*>();
+        QVERIFY(from);
+        QStringList order;
+        QWidget* w = from;
+        for (int i = 0; i < 6; ++i) {
+            auto* button = qobject_cast<QToolButton*>(w);
+            order << (!w->accessibleName().isEmpty() ? w->accessibleName() : button ? button->text() : QString::fromLatin1(w->metaObject()->className()));
+            do
+                w = w->nextInFocusChain();
+            while (w != from && (!(w->focusPolicy() & Qt::TabFocus) || !w->isVisible() || !page.isAncestorOf(w)));
+        }
+        QCOMPARE(order.mid(1, 5), (QStringList{QStringLiteral("Attach Files…"), QStringLiteral("Remove a.csv"), QStringLiteral("Remove b.txt"),
+                                               QStringLiteral("Input"), QStringLiteral("Standard input of this tab's runs")}));
     }
 
     void badFilesAreRefusedInWords()

@@ -19,12 +19,14 @@
 #include "ui/editor/EditorTabs.h"
 #include "ui/MainWindow.h"
 #include "ui/recovery/RecoveryDialog.h"
+#include "ui/session/VariableExplorer.h"
 #include "ui/statusbar/ProviderCheck.h"
 #include "ui/statusbar/RunStatusBar.h"
 
 #include <QBuffer>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QHeaderView>
 #include <QImage>
 #include <QJsonArray>
 #include <QLabel>
@@ -37,7 +39,11 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
 #include <QTest>
 
 using namespace sandpad;
@@ -163,6 +169,31 @@ private slots:
         QCOMPARE(bar.validation(), RunStatusBar::Validation::Warning);
     }
 
+    // The export dialog's bottom has room: the summary, then the buttons well apart below it,
+    // every field as wide as it asks (it was 271 px wide, the buttons against the summary).
+    void chartExportDialogHasRoom()
+    {
+        ChartExportDialog dialog(ChartExportDialog::defaultSize(), QSize(512, 300));
+        dialog.show();
+        QCoreApplication::processEvents();
+        auto* buttons = dialog.findChild<QDialogButtonBox*>();
+        QLabel* summary = nullptr;
+        for (auto* label : dialog.findChildren<QLabel*>())
+            if (label->accessibleName() == QStringLiteral("Exported size"))
+                summary = label;
+        QVERIFY(buttons && summary);
+        QVERIFY(summary->text().contains(QStringLiteral("1600 × 1000")));
+        const int gap = buttons->geometry().top() - summary->geometry().bottom();
+        QVERIFY2(gap >= 12, qPrintable(QString::number(gap)));
+        QVERIFY2(dialog.geometry().width() >= 360, qPrintable(QString::number(dialog.geometry().width())));
+        QVERIFY(summary->geometry().right() < dialog.geometry().width());
+        for (QWidget* field : dialog.findChildren<QWidget*>())
+            if (qobject_cast<QComboBox*>(field) || qobject_cast<QSpinBox*>(field))
+                QVERIFY2(field->width() >= field->sizeHint().width(), qPrintable(field->accessibleName()));
+        for (QPushButton* button : buttons->findChildren<QPushButton*>())
+            QVERIFY2(button->width() >= button->sizeHint().width(), qPrintable(button->text()));
+    }
+
     // Chart export starts from a sensible size (a figure's own, else 1600×1000; the pane's size
     // is a choice, not the default) and confirms in the status bar with Open Folder.
     void chartExportHasASensibleSizeAndConfirms()
@@ -264,6 +295,28 @@ private slots:
         QCOMPARE(side[0].toPoint(), QPoint(20, 1));
     }
 
+    // A short diff's line-number columns are as wide as their titles ("New" was cut), in both
+    // layouts.
+    void diffNumberColumnsShowTheirTitles()
+    {
+        DiffView view;
+        view.resize(900, 300);
+        view.setTexts(QStringLiteral("print('kept')\n"), QStringLiteral("print('kept here')\n"));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QHeaderView* header = view.table()->horizontalHeader();
+        for (const DiffView::Mode mode : {DiffView::Mode::Unified, DiffView::Mode::SideBySide}) {
+            view.setMode(mode);
+            const QList<int> numbers = mode == DiffView::Mode::Unified ? QList<int>{0, 1} : QList<int>{0, 2};
+            for (int c : numbers) {
+                const QString title = view.model()->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+                QVERIFY(!title.isEmpty());
+                const int needed = header->fontMetrics().horizontalAdvance(title);
+                QVERIFY2(header->sectionSize(c) > needed + 4, qPrintable(QStringLiteral("%1: %2 for %3").arg(title).arg(header->sectionSize(c)).arg(needed)));
+            }
+        }
+    }
+
     // The Documents dock does not force the window wider than a 1024×768 screen, and the
     // window starts no larger than the screen.
     void documentsDockFitsASmallScreen()
@@ -334,6 +387,84 @@ private slots:
         QVERIFY(mode);
         QVERIFY2(mode->width() >= mode->sizeHint().width(),
                  qPrintable(QStringLiteral("%1 < %2").arg(mode->width()).arg(mode->sizeHint().width())));
+        // And it stands apart from the "Output" title.
+        QLabel* title = nullptr;
+        for (auto* label : notebook.findChildren<QLabel*>())
+            if (label->text() == QStringLiteral("<b>Output</b>"))
+                title = label;
+        QVERIFY(title);
+        QVERIFY2(mode->geometry().left() - title->geometry().right() > 4,
+                 qPrintable(QStringLiteral("%1 → %2").arg(title->geometry().right()).arg(mode->geometry().left())));
+    }
+
+    // The header wraps between its items: at every width no line of it starts or ends with the
+    // "·" between two items (it used to end the first line with one), and it is never cut.
+    void aNarrowHeaderWrapsBetweenItems()
+    {
+        RunNotebook notebook;
+        ExecutionResult r = runResult(QStringLiteral("wrap"), QStringLiteral("a rather long tab title.py"),
+                                      QStringLiteral("success"));
+        r.durationMs = 1234;
+        r.costMicros = 50000;
+        RunEntry* entry = notebook.addFinished(new Run(r));
+        QLabel* header = nullptr;
+        for (auto* label : entry->findChildren<QLabel*>())
+            if (label->accessibleName() == QStringLiteral("Run summary"))
+                header = label;
+        QVERIFY(header);
+        notebook.show();
+        int wrapped = 0;
+        for (int width = 900; width >= 240; width -= 20) {
+            notebook.resize(width, 400);
+            QCoreApplication::processEvents();
+            QTextDocument doc;
+            doc.setDocumentMargin(0);
+            doc.setDefaultFont(header->font());
+            doc.setHtml(header->text());
+            doc.setTextWidth(header->contentsRect().width());
+            const QString where = QStringLiteral("width %1: %2").arg(width).arg(header->text());
+            QVERIFY2(header->height() >= int(doc.size().height()), qPrintable(where)); // nothing cut
+            int lines = 0;
+            for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+                const QString text = block.text();
+                for (int i = 0; i < block.layout()->lineCount(); ++i, ++lines) {
+                    const QTextLine line = block.layout()->lineAt(i);
+                    const QString shown = text.mid(line.textStart(), line.textLength())
+                                              .replace(QChar::Nbsp, u' ').replace(QChar::LineSeparator, u' ').trimmed();
+                    QVERIFY2(!shown.startsWith(u'·') && !shown.endsWith(u'·'), qPrintable(where + " | " + shown));
+                }
+            }
+            wrapped = qMax(wrapped, lines);
+        }
+        QVERIFY2(wrapped >= 3, "the narrow widths wrapped it");
+        QVERIFY(entry->headerText().contains(QStringLiteral("success · 1.23 s")));
+    }
+
+    // The Variables dock at its usual width shows each variable's value (five 100 px columns put
+    // Value out of sight beside a 300 px dock).
+    void theVariablesDockShowsValues()
+    {
+        VariableExplorer explorer;
+        QList<SessionVariable> variables;
+        for (const char* name : {"df", "total_revenue", "x"}) {
+            SessionVariable v;
+            v.name = QString::fromLatin1(name);
+            v.type = QStringLiteral("int");
+            v.size = QStringLiteral("1");
+            v.memory = 28;
+            v.value = QStringLiteral("42");
+            variables << v;
+        }
+        explorer.setSnapshot(variables);
+        explorer.resize(300, 300);
+        explorer.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&explorer));
+        QTableWidget* table = explorer.table();
+        const int valueAt = table->columnViewportPosition(4);
+        QVERIFY2(valueAt + 30 < table->viewport()->width(),
+                 qPrintable(QStringLiteral("Value at %1 of %2").arg(valueAt).arg(table->viewport()->width())));
+        for (int c = 0; c < 4; ++c) // each as wide as its title at least
+            QVERIFY(table->columnWidth(c) >= table->horizontalHeader()->fontMetrics().horizontalAdvance(table->horizontalHeaderItem(c)->text()));
     }
 
     void theChartPaneWaitsForTheFirstChart()

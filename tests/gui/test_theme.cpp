@@ -158,6 +158,57 @@ private slots:
         Theme::apply(QStringLiteral("system"));
     }
 
+    // How many of the label's pixels are (nearly) the colour.
+    static int pixelsOf(QWidget* widget, const QColor& colour)
+    {
+        const QImage image = widget->grab().toImage();
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) {
+                const QColor c = image.pixelColor(x, y);
+                n += qAbs(c.red() - colour.red()) + qAbs(c.green() - colour.green()) + qAbs(c.blue() - colour.blue()) < 24;
+            }
+        return n;
+    }
+
+    // An existing entry's traceback links take the new theme's link colour (they kept the light
+    // theme's dark blue on the dark card).
+    void existingTracebackLinksFollowAThemeChange()
+    {
+        Theme::apply(QStringLiteral("light"));
+        const QColor lightLink = QApplication::palette().color(QPalette::Link);
+        RunNotebook notebook;
+        ExecutionResult r = runResult(QStringLiteral("e1"), QStringLiteral("cell.py"), QStringLiteral("error"));
+        r.error = RunError{QStringLiteral("ZeroDivisionError"), QStringLiteral("division by zero"),
+                           QStringLiteral("Traceback (most recent call last):\n  File \"cell.py\", line 1, in <module>\n"
+                                          "ZeroDivisionError: division by zero")};
+        RunEntry* entry = notebook.addFinished(new Run(r));
+        notebook.resize(700, 400);
+        notebook.show();
+        QCoreApplication::processEvents();
+        QLabel* error = nullptr;
+        for (auto* label : entry->findChildren<QLabel*>())
+            if (label->accessibleName() == QStringLiteral("Error"))
+                error = label;
+        QVERIFY(error && error->isVisible());
+        QVERIFY(error->text().contains(QStringLiteral("href=\"line:1\"")));
+        QVERIFY2(pixelsOf(error, lightLink) > 20, "the light theme's link colour");
+
+        Theme::apply(QStringLiteral("dark"));
+        QCoreApplication::processEvents();
+        const QColor darkLink = QApplication::palette().color(QPalette::Link);
+        QVERIFY(darkLink != lightLink);
+        QVERIFY2(pixelsOf(error, darkLink) > 20, "the dark theme's link colour");
+        QCOMPARE(pixelsOf(error, lightLink), 0);
+        QVERIFY(error->text().contains(QStringLiteral("href=\"line:1\""))); // still the link
+
+        Theme::apply(QStringLiteral("light"));
+        QCoreApplication::processEvents();
+        QVERIFY(pixelsOf(error, lightLink) > 20);
+        QCOMPARE(pixelsOf(error, darkLink), 0);
+        Theme::apply(QStringLiteral("system"));
+    }
+
     void runIconsAreReadableInBothThemes()
     {
         for (const QString& name : {QStringLiteral("light"), QStringLiteral("dark")}) {

@@ -23,6 +23,7 @@
 #include <QLabel>
 #include <QScrollBar>
 #include <QTableView>
+#include <QVBoxLayout>
 #include <QtTest>
 
 using namespace sandpad;
@@ -135,6 +136,43 @@ private slots:
         QCOMPARE(plain.textLabel()->text(), QStringLiteral("sqrt(x)\n\\sqrt{x}"));
     }
 
+    // A formula wider than the notebook is drawn smaller to fit, beside its text form, instead
+    // of being cut at the view's edge; a narrow one keeps its size.
+    void wideMathFitsTheView()
+    {
+        QImage wide(1200, 60, QImage::Format_ARGB32);
+        wide.fill(Qt::transparent);
+        for (int x = 0; x < wide.width(); ++x)
+            wide.setPixel(x, 30, qRgba(0, 0, 0, 255));
+        QByteArray png;
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        QVERIFY(wide.save(&buffer, "PNG"));
+        RunOutput m;
+        m.type = RunOutput::Type::Math;
+        m.text = QStringLiteral("x + y");
+        m.plain = QStringLiteral("x + y");
+        m.png = png;
+        QWidget column;
+        auto* layout = new QVBoxLayout(&column);
+        auto* view = new MathOutputView(m, &column);
+        layout->addWidget(view);
+        column.resize(420, 200);
+        column.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&column));
+        QVERIFY2(view->width() <= 420, qPrintable(QString::number(view->width())));
+        const QRect picture = view->pictureLabel()->geometry();
+        QVERIFY2(view->pictureLabel()->pixmap().width() <= picture.width() && picture.right() < view->width(),
+                 qPrintable(QStringLiteral("%1 in %2").arg(view->pictureLabel()->pixmap().width()).arg(picture.width())));
+        QVERIFY(view->pictureLabel()->pixmap().width() > 150); // the most of the room
+        QVERIFY(view->textLabel()->geometry().right() <= view->width());
+        QVERIFY(view->textLabel()->isVisible());
+        // Wide again: the whole formula, at its own size.
+        column.resize(1600, 200);
+        QCoreApplication::processEvents();
+        QTRY_COMPARE(view->pictureLabel()->pixmap().width(), 1200);
+    }
+
     void svgDrawnOrRefused()
     {
         SvgOutputView good(QStringLiteral("<svg xmlns='http://www.w3.org/2000/svg' width='40' height='20'><rect width='40' height='20' fill='red'/></svg>"));
@@ -180,6 +218,34 @@ private slots:
         QCOMPARE(qobject_cast<QLabel*>(panel.parts()[4])->text(), QStringLiteral("after"));
         panel.setOutputs({md, t});
         QCOMPARE(panel.partKinds(), (QStringList{"markdown", "table"}));
+    }
+
+    // An entry with a table, Markdown and math fits a narrow notebook (the Documents and
+    // Variables docks open): nothing in it asks for more than the view's width.
+    void entryWithOutputsFitsANarrowNotebook()
+    {
+        ExecutionResult r;
+        r.runId = QStringLiteral("narrow");
+        r.status = RunStatus::Success;
+        r.title = QStringLiteral("dataframe_math.py");
+        RunOutput md;
+        md.type = RunOutput::Type::Markdown;
+        md.text = QStringLiteral("## Monthly sales\nA table keeps its index, column names and dtypes; **Copy as TSV/CSV** copies the selection.");
+        RunOutput t = table(6);
+        t.indexName = QStringLiteral("month");
+        RunOutput m;
+        m.type = RunOutput::Type::Math;
+        m.text = QStringLiteral("f'(x) = -x e^{-x^2/2} \\cos(x) - e^{-x^2/2} \\sin(x)");
+        m.plain = QStringLiteral("Eq(f'(x), -x*exp(-x**2/2)*cos(x) - exp(-x**2/2)*sin(x))");
+        m.png = blackOnTransparentPng();
+        r.outputs = {md, t, m};
+        RunEntry entry(1, new Run(r));
+        QVERIFY2(entry.minimumSizeHint().width() <= 330, qPrintable(QString::number(entry.minimumSizeHint().width())));
+        entry.resize(330, 600);
+        entry.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&entry));
+        for (QWidget* part : entry.outputsPanel()->parts())
+            QVERIFY2(part->geometry().right() < entry.outputsPanel()->width(), part->metaObject()->className());
     }
 
     void entryShowsOutputsInOrder()

@@ -8,6 +8,7 @@
 #include <QImageReader>
 #include <QLabel>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 namespace sandpad {
 
@@ -40,7 +41,11 @@ ChartExportDialog::ChartExportDialog(QSize initialSize, QSize shownSize, QWidget
     : QDialog(parent)
 {
     setWindowTitle(tr("Export chart"));
-    auto* form = new QFormLayout(this);
+    // The fields in a form, then what the file will be, then the buttons apart at the bottom.
+    auto* layout = new QVBoxLayout(this);
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    layout->addLayout(form);
 
     m_format = new QComboBox(this);
     m_format->addItem(tr("PNG image"));
@@ -80,7 +85,10 @@ ChartExportDialog::ChartExportDialog(QSize initialSize, QSize shownSize, QWidget
     form->addRow(tr("&Height:"), m_height);
     form->addRow(tr("&Resolution:"), m_dpi);
     m_summary = new QLabel(this);
-    form->addRow(m_summary);
+    m_summary->setWordWrap(true);
+    m_summary->setAccessibleName(tr("Exported size"));
+    layout->addSpacing(layout->spacing());
+    layout->addWidget(m_summary);
     connect(m_format, &QComboBox::currentIndexChanged, this, &ChartExportDialog::updateSummary);
     connect(m_size, &QComboBox::activated, this, &ChartExportDialog::applySizeChoice);
     connect(m_width, &QSpinBox::valueChanged, this, &ChartExportDialog::matchSizeChoice);
@@ -89,8 +97,13 @@ ChartExportDialog::ChartExportDialog(QSize initialSize, QSize shownSize, QWidget
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    form->addRow(buttons);
+    layout->addStretch(1);
+    layout->addSpacing(layout->spacing());
+    layout->addWidget(buttons);
     updateSummary();
+    // Room for the longest size choice and the summary beside the labels, however the style lays
+    // out the form.
+    setMinimumWidth(qMax(360, sizeHint().width()));
 }
 
 void ChartExportDialog::applySizeChoice(int index)

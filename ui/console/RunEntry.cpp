@@ -9,6 +9,7 @@
 #include "ui/console/CutNotice.h"
 #include "ui/console/ElapsedTime.h"
 #include "ui/console/OutputView.h"
+#include "ui/console/SummaryLabel.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -19,7 +20,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
-#include <QRegularExpression>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -82,7 +82,7 @@ QString statusLabel(const QString& status)
 
 RunEntry::RunEntry(int number, Run* run, std::optional<RunPreviewCuts> preview, QWidget* parent)
     : QFrame(parent), m_number(number), m_run(run), m_preview(preview), m_code(run->origin().code),
-      m_running(!run->isFinished()), m_header(new QLabel(this)),
+      m_running(!run->isFinished()), m_header(new SummaryLabel(this)),
       m_codeToggle(new QToolButton(this)), m_codeBlock(makeTextBlock(this, tr("Code that ran"))),
       m_output(new OutputView(this)), m_truncation(new CutNotice(tr("Output truncated notice"), this)),
       m_result(makeTextBlock(this, tr("Result"))), m_resultNotice(new CutNotice(tr("Result cut notice"), this)),
@@ -97,11 +97,10 @@ RunEntry::RunEntry(int number, Run* run, std::optional<RunPreviewCuts> preview, 
     setAutoFillBackground(true);
     setAccessibleName(tr("Run %1").arg(number));
 
-    m_header->setTextFormat(Qt::RichText);
     m_header->setAccessibleName(tr("Run summary"));
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // Wraps in a narrow notebook (Variables dock open) rather than cut the cost and time off.
-    m_header->setWordWrap(true);
+    // Wraps in a narrow notebook (Variables dock open) rather than cut the cost and time off:
+    // between its items, each line with the whole items that fit.
     m_codeToggle->setText(tr("Code"));
     m_codeToggle->setCheckable(true);
     m_codeToggle->setAutoRaise(true);
@@ -451,20 +450,11 @@ void RunEntry::updateHeader()
     }
     if (m_run && m_run->startedAt().isValid())
         parts << m_run->startedAt().toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-    m_header->setText(parts.join(QStringLiteral(" &nbsp;·&nbsp; ")));
+    m_header->setItems(parts);
     setAccessibleDescription(headerText());
 }
 
-QString RunEntry::headerText() const
-{
-    QString plain = m_header->text();
-    plain.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
-    plain.replace(QStringLiteral("&nbsp;"), QStringLiteral(" "));
-    plain.replace(QStringLiteral("&amp;"), QStringLiteral("&"));
-    plain.replace(QStringLiteral("&lt;"), QStringLiteral("<"));
-    plain.replace(QStringLiteral("&gt;"), QStringLiteral(">"));
-    return plain;
-}
+QString RunEntry::headerText() const { return m_header->plainText(); }
 
 qint64 RunEntry::elapsedMs() const
 {
@@ -598,6 +588,12 @@ void RunEntry::changeEvent(QEvent* event)
         && !m_styling) {
         updateStyle();
         updateHeader();
+        // A rich-text label takes its links' colour from the palette when its text is parsed:
+        // the traceback's line links kept the old theme's blue (unreadable on the dark card).
+        if (const QString error = m_error->text(); !error.isEmpty()) {
+            m_error->clear();
+            m_error->setText(error);
+        }
     }
 }
 

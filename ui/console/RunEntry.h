@@ -21,6 +21,7 @@ class ArtifactList;
 class CutNotice;
 class OutputView;
 class OutputsPanel;
+class SummaryLabel;
 
 // One run in the notebook: a header (number, title, language, provider, status, duration, cost),
 // the code that ran (collapsed by default), live stdout/stderr, the result, the error with a
@@ -124,7 +125,7 @@ private:
     bool m_styling = false;
     qint64 m_elapsedStart = 0;
     QTimer* m_tick = nullptr; // while running: the header's elapsed time
-    QLabel* m_header;
+    SummaryLabel* m_header; // wraps between its items, never at a lone "·"
     QToolButton* m_codeToggle;
     QPlainTextEdit* m_codeBlock;
     OutputView* m_output;

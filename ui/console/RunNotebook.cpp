@@ -54,6 +54,7 @@ RunNotebook::RunNotebook(QWidget* parent)
     bar->setContentsMargins(6, 4, 6, 2);
     auto* title = new QLabel(tr("<b>Output</b>"), this);
     bar->addWidget(title);
+    bar->addSpacing(4); // the bar's spacing is its parent's 0: "Output· Session" was glued
     m_mode = new QLabel(this);
     m_mode->setObjectName(QStringLiteral("notebookMode"));
     m_mode->setAccessibleName(tr("Run mode of this tab"));

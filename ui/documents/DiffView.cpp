@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QShortcut>
+#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -151,8 +152,12 @@ void DiffView::applyColumns()
     for (int c = 0; c < m_model->columnCount(); ++c) {
         const bool number = unified ? c < 2 : (c == 0 || c == 2);
         if (number) {
+            // And never narrower than its title ("New" was cut to "\ew" for a short diff).
+            const QString title = m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+            const int titleWidth = h->fontMetrics().horizontalAdvance(title)
+                                   + 2 * h->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, h) + 8;
             h->setSectionResizeMode(c, QHeaderView::Fixed);
-            m_table->setColumnWidth(c, numberWidth);
+            m_table->setColumnWidth(c, std::max(numberWidth, titleWidth));
         } else {
             h->setSectionResizeMode(c, QHeaderView::Stretch);
         }

@@ -36,7 +36,7 @@ AttachmentStrip::AttachmentStrip(QWidget* parent)
     : QWidget(parent), m_chips(new QHBoxLayout), m_inputToggle(new QToolButton(this)), m_input(new QPlainTextEdit(this))
 {
     setAccessibleName(tr("Run input"));
-    auto* attach = new QToolButton(this);
+    auto* attach = m_attach = new QToolButton(this);
     attach->setText(tr("Attach Files…"));
     attach->setAutoRaise(true);
     attach->setToolTip(tr("Files placed read-only in the working directory of this tab's runs (or drop files on the editor)"));
@@ -66,6 +66,20 @@ AttachmentStrip::AttachmentStrip(QWidget* parent)
     layout->setSpacing(2);
     layout->addLayout(top);
     layout->addWidget(m_input);
+    orderFocus({});
+}
+
+void AttachmentStrip::orderFocus(const QList<QWidget*>& removes)
+{
+    // Left to right, then the input box below (the toggle and the box were made first, so Tab
+    // went Input before Attach Files).
+    QWidget* previous = m_attach;
+    for (QWidget* remove : removes) {
+        setTabOrder(previous, remove);
+        previous = remove;
+    }
+    setTabOrder(previous, m_inputToggle);
+    setTabOrder(m_inputToggle, m_input);
 }
 
 QString AttachmentStrip::attachFiles(const QStringList& paths)
@@ -251,6 +265,7 @@ void AttachmentStrip::rebuild()
         delete item;
     }
     const QLocale locale;
+    QList<QWidget*> removes;
     for (const Attachment& a : std::as_const(m_files)) {
         const InputFile& f = a.file;
         auto* chip = new QWidget(this);
@@ -280,7 +295,9 @@ void AttachmentStrip::rebuild()
         h->addWidget(label);
         h->addWidget(remove);
         m_chips->addWidget(chip);
+        removes.append(remove);
     }
+    orderFocus(removes);
 }
 
 } // namespace sandpad

@@ -62,8 +62,10 @@ private:
         bool missing = false; // could not be read again (restore)
     };
     void rebuild();
+    void orderFocus(const QList<QWidget*>& removes); // Tab goes as the strip reads
     QList<Attachment> m_files;
     QHBoxLayout* m_chips;
+    QToolButton* m_attach = nullptr;
     QToolButton* m_inputToggle;
     QPlainTextEdit* m_input;
 };

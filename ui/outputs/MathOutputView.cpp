@@ -5,6 +5,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QPixmap>
+#include <algorithm>
 
 namespace sandpad {
 
@@ -25,6 +26,9 @@ MathOutputView::MathOutputView(const RunOutput& math, QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 2, 0, 2);
     layout->setSpacing(16);
+    // Its width is the view's to give (fitPicture), not the formula's: a wide one no longer
+    // widens the notebook's entry past the view.
+    m_picture->setMinimumWidth(1);
     layout->addWidget(m_picture);
     layout->addWidget(m_text, 1);
     updatePicture();
@@ -49,8 +53,31 @@ void MathOutputView::updatePicture()
         image = image.convertToFormat(QImage::Format_ARGB32);
         image.invertPixels(QImage::InvertRgb);
     }
-    m_picture->setPixmap(QPixmap::fromImage(image));
+    m_image = image;
+    m_shownWidth = -1; // a new picture (the palette's)
     m_picture->show();
+    fitPicture();
+}
+
+void MathOutputView::fitPicture()
+{
+    if (m_image.isNull())
+        return;
+    // The text form keeps a third of the view at most (it wraps), the formula has the rest.
+    const int text = std::min(m_text->sizeHint().width(), width() / 3);
+    const int room = std::max(40, width() - text - layout()->spacing());
+    const QImage shown = m_image.width() > room && width() > 0
+                             ? m_image.scaledToWidth(room, Qt::SmoothTransformation) : m_image;
+    if (shown.width() != m_shownWidth) {
+        m_shownWidth = shown.width();
+        m_picture->setPixmap(QPixmap::fromImage(shown));
+    }
+}
+
+void MathOutputView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitPicture();
 }
 
 void MathOutputView::changeEvent(QEvent* event)

@@ -42,6 +42,9 @@ TableOutputView::TableOutputView(const RunOutput& table, QWidget* parent)
 
     m_caption->setText(captionText());
     m_caption->setForegroundRole(QPalette::PlaceholderText);
+    // Wraps in a narrow notebook: its one-line width made the entry wider than the view, which
+    // cut the copy buttons and the run's other outputs off at its edge.
+    m_caption->setWordWrap(true);
     auto* tsv = new QToolButton(this);
     tsv->setText(tr("Copy as TSV"));
     tsv->setAutoRaise(true);

@@ -13,6 +13,10 @@
 
 namespace sandpad {
 
+namespace {
+constexpr int kMaxColumnWidth = 160;
+} // namespace
+
 VariableExplorer::VariableExplorer(QWidget* parent) : QDockWidget(tr("Variables"), parent)
 {
     setObjectName(QStringLiteral("variableExplorer"));
@@ -94,6 +98,12 @@ void VariableExplorer::showVariables(const QList<SessionVariable>& variables)
             item->setToolTip(tip);
             m_table->setItem(row, column, item);
         }
+    }
+    // Name, Type, Size and Memory as wide as their contents (up to a limit), so that the Value a
+    // user looks for is in a narrow dock too (five 100 px columns put it out of sight).
+    for (int column = 0; column < 4; ++column) {
+        m_table->resizeColumnToContents(column);
+        m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), kMaxColumnWidth));
     }
     m_empty->setText(m_snapshot ? tr("No variables at the end of the last run.") : tr("No variables: run a cell."));
     m_empty->setVisible(variables.isEmpty());

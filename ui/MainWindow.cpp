@@ -4,7 +4,6 @@
 #include "core/documents/DocumentStore.h"
 #include "core/recovery/OpenTabs.h"
 #include "core/run/Run.h"
-#include "core/settings/AppSettings.h"
 #include "ui/charts/ChartExportDialog.h"
 #include "ui/charts/ChartPane.h"
 #include "ui/console/RunController.h"
@@ -38,8 +37,6 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QMenu>
@@ -242,12 +239,11 @@ void MainWindow::connectActions()
     connect(a->examples, &ExamplesMenu::exampleChosen, docs, qOverload<const Example&>(&EditorDocuments::openExample));
     connect(a->settings, &QAction::triggered, this, &MainWindow::openSettings);
     connect(a->usage, &QAction::triggered, this, &MainWindow::openUsage);
-    connect(a->themes, &QActionGroup::triggered, this, [](QAction* chosen) {
+    connect(a->themes, &QActionGroup::triggered, this, [this](QAction* chosen) {
         const QString name = chosen->data().toString();
         Theme::apply(name);
-        AppSettings settings = AppSettings::load();
-        settings.theme = name;
-        settings.save();
+        if (m_services.saveTheme) // the Workspace owns the settings: never written behind its back
+            m_services.saveTheme(name);
     });
     connect(a->about, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About Sandpad"),
@@ -306,19 +302,8 @@ void MainWindow::openUsage()
         return;
     }
     if (!m_usageWindow) {
-        auto* dialog = new QDialog(this);
-        dialog->setWindowTitle(tr("Usage — Sandpad"));
-        dialog->setAccessibleName(tr("Usage"));
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        auto* view = new UsageView(dialog);
-        view->setLedger(m_services.ledger);
-        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
-        connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
-        auto* layout = new QVBoxLayout(dialog);
-        layout->addWidget(view, 1);
-        layout->addWidget(buttons);
-        dialog->resize(900, 560);
-        m_usageWindow = dialog;
+        UsageView* view = UsageView::inWindow(m_services.ledger, this);
+        m_usageWindow = view->window();
         connect(m_runs, &RunController::runStarted, view, [view](Run* run) {
             connect(run, &Run::finished, view, &UsageView::refresh);
         });

@@ -52,6 +52,7 @@ struct MainWindowServices {
     QString providerName;                              // shown in the status bar
     std::function<ValidationReport()> validate;        // blocking; called on a worker thread
     std::function<void(QWidget* parent)> openSettings; // the settings dialog (ui/settings)
+    std::function<void(const QString& theme)> saveTheme; // View > Theme's choice, kept by the settings' owner
     std::function<void(QWidget* parent)> openUsage;    // the usage view (ui/usage)
     DocumentStore* documents = nullptr;                // saved documents (the Documents dock)
     QString recoveryDir;                               // the data dir: unsaved text is journaled there

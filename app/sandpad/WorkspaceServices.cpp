@@ -77,7 +77,10 @@ void openSettings(Workspace& workspace, QWidget* parent)
     if (dialog.exec() != QDialog::Accepted)
         return;
     workspace.credits().setEnabled(dialog.creditsEnabled());
-    workspace.saveSettings(dialog.settings()); // a provider problem shows in the status bar
+    // Onto the settings as they are now, not as the dialog got them: a theme chosen meanwhile stays.
+    AppSettings next = workspace.storedSettings();
+    dialog.applyTo(next);
+    workspace.saveSettings(next); // a provider problem shows in the status bar
 }
 
 } // namespace
@@ -132,6 +135,7 @@ MainWindowServices workspaceServices(Workspace& workspace)
     services.providerName = workspace.providerName();
     services.validate = validatorFor(workspace);
     services.openSettings = [&workspace](QWidget* parent) { openSettings(workspace, parent); };
+    services.saveTheme = [&workspace](const QString& theme) { workspace.saveTheme(theme); };
     services.documents = &workspace.documents();
     services.recoveryDir = workspace.dataDir();
     services.warmLanguage = [&workspace](Language language) { workspace.warmLanguage(language); };

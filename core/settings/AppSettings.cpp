@@ -16,7 +16,17 @@ AppSettings AppSettings::load()
     return load(settings);
 }
 
-AppSettings AppSettings::load(QSettings& s)
+QString AppSettings::providerValue(const QString& provider, const QString& key) const
+{
+    return providerValues.value(provider + QLatin1Char('/') + key);
+}
+
+void AppSettings::setProviderValue(const QString& provider, const QString& key, const QString& value)
+{
+    providerValues.insert(provider + QLatin1Char('/') + key, value);
+}
+
+AppSettings AppSettings::load(QSettings& s, const QStringList& providerKeys)
 {
     AppSettings a;
     a.provider = s.value(QStringLiteral("provider/name"), a.provider).toString();
@@ -25,14 +35,9 @@ AppSettings AppSettings::load(QSettings& s)
     a.allowNetwork = s.value(QStringLiteral("run/allowNetwork"), a.allowNetwork).toBool();
     a.pipWheelDir = s.value(QStringLiteral("pip/wheelDir")).toString();
     a.pipIndexUrl = s.value(QStringLiteral("pip/indexUrl")).toString();
-    a.pythonPath = s.value(QStringLiteral("local/python")).toString();
-    a.nodePath = s.value(QStringLiteral("local/node")).toString();
-    a.vercelApiUrl = s.value(QStringLiteral("vercel/apiUrl")).toString();
-    a.vercelTeamId = s.value(QStringLiteral("vercel/teamId")).toString();
-    a.vercelProjectId = s.value(QStringLiteral("vercel/projectId")).toString();
-    a.daytonaApiUrl = s.value(QStringLiteral("daytona/apiUrl")).toString();
-    a.daytonaOrganizationId = s.value(QStringLiteral("daytona/organizationId")).toString();
-    a.commandProviderPath = s.value(QStringLiteral("command/path")).toString();
+    // Each under its own key, as they always were ("vercel/teamId"): nothing to migrate.
+    for (const QString& key : providerKeys)
+        a.providerValues.insert(key, s.value(key).toString());
     a.poolSize = s.value(QStringLiteral("local/poolSize"), a.poolSize).toInt();
     a.poolBurstMax = s.value(QStringLiteral("local/poolBurstMax"), a.poolBurstMax).toInt();
     a.theme = s.value(QStringLiteral("appearance/theme"), a.theme).toString();
@@ -55,14 +60,8 @@ void AppSettings::save(QSettings& s) const
     s.setValue(QStringLiteral("run/allowNetwork"), allowNetwork);
     s.setValue(QStringLiteral("pip/wheelDir"), pipWheelDir);
     s.setValue(QStringLiteral("pip/indexUrl"), pipIndexUrl);
-    s.setValue(QStringLiteral("local/python"), pythonPath);
-    s.setValue(QStringLiteral("local/node"), nodePath);
-    s.setValue(QStringLiteral("vercel/apiUrl"), vercelApiUrl);
-    s.setValue(QStringLiteral("vercel/teamId"), vercelTeamId);
-    s.setValue(QStringLiteral("vercel/projectId"), vercelProjectId);
-    s.setValue(QStringLiteral("daytona/apiUrl"), daytonaApiUrl);
-    s.setValue(QStringLiteral("daytona/organizationId"), daytonaOrganizationId);
-    s.setValue(QStringLiteral("command/path"), commandProviderPath);
+    for (auto it = providerValues.cbegin(); it != providerValues.cend(); ++it)
+        s.setValue(it.key(), it.value());
     s.setValue(QStringLiteral("local/poolSize"), poolSize);
     s.setValue(QStringLiteral("local/poolBurstMax"), poolBurstMax);
     s.setValue(QStringLiteral("appearance/theme"), theme);

@@ -2,7 +2,9 @@
 
 #include "core/sandbox/Deadline.h"
 
+#include <QMap>
 #include <QString>
+#include <QStringList>
 
 class QSettings;
 
@@ -18,18 +20,21 @@ struct AppSettings {
     bool allowNetwork = false;
     QString pipWheelDir;
     QString pipIndexUrl;
-    QString pythonPath;                            // local provider; empty = /usr/bin/python3
-    QString nodePath;                              // local provider; empty = node on PATH
-    QString vercelApiUrl, vercelTeamId, vercelProjectId;   // not secret; tokens are
-    QString daytonaApiUrl, daytonaOrganizationId;
-    QString commandProviderPath;                   // the executable of a command provider
+    // Each provider's own fields (its ProviderDescriptor's, never the secret ones), by the key
+    // they are stored under, "<provider>/<key>": "vercel/teamId". A value not set is empty.
+    QMap<QString, QString> providerValues;
     int poolSize = 1;                              // pre-started sandboxes per language (0: off)
     int poolBurstMax = 4;                          // what runs in a burst may grow it to
     int sessionIdleMinutes = 30;                   // a notebook session idle this long ends [1, 1440]
     QString theme = QStringLiteral("system");      // system | light | dark (the GUI's colours)
 
-    static AppSettings load();                     // from the default QSettings
-    static AppSettings load(QSettings& settings);
+    QString providerValue(const QString& provider, const QString& key) const;
+    void setProviderValue(const QString& provider, const QString& key, const QString& value);
+
+    // From the default QSettings, without provider fields (what starts before a workspace: the theme).
+    static AppSettings load();
+    // Provider fields are read for providerKeys ("<provider>/<key>", ProviderRegistry::settingsKeys()).
+    static AppSettings load(QSettings& settings, const QStringList& providerKeys = {});
     void save() const;
     void save(QSettings& settings) const;
     // Applies SANDPAD_PROVIDER and similar environment overrides.

@@ -78,7 +78,7 @@ std::unique_ptr<QSettings> openSettingsStore(const QString& file)
 
 bool Workspace::loadSettings()
 {
-    AppSettings stored = AppSettings::load(*openSettingsStore(m_settingsFile));
+    AppSettings stored = AppSettings::load(*openSettingsStore(m_settingsFile), ProviderRegistry::settingsKeys());
     if (!ProviderRegistry::names().contains(stored.provider))
         stored.provider = AppSettings().provider; // as load() always did, without a note
     return applySettings(stored);
@@ -90,6 +90,19 @@ bool Workspace::saveSettings(const AppSettings& stored)
     clean.sanitize();
     clean.save(*openSettingsStore(m_settingsFile));
     return applySettings(clean);
+}
+
+void Workspace::saveTheme(const QString& theme)
+{
+    const std::unique_ptr<QSettings> store = openSettingsStore(m_settingsFile);
+    if (!m_settingsSet) // what the store holds, not the defaults, is written back
+        m_stored = AppSettings::load(*store, ProviderRegistry::settingsKeys());
+    AppSettings next = m_stored;
+    next.theme = theme;
+    next.sanitize();
+    next.save(*store);
+    m_stored.theme = next.theme;
+    m_effective.theme = next.theme;
 }
 
 bool Workspace::applySettings(const AppSettings& stored)

@@ -55,6 +55,10 @@ public:
     bool loadSettings();
     // The user changed settings: stores them (never an override) and applies them.
     bool saveSettings(const AppSettings& stored);
+    // View > Theme: stores the colours chosen (stored and effective) without rebuilding the
+    // provider or emitting settingsChanged: nothing that runs depends on them. The one way the
+    // theme is saved, so a Settings dialog's OK later keeps it (see saveSettings's callers).
+    void saveTheme(const QString& theme);
     // Uses these as the stored settings of this session without writing them (tests, tools).
     bool applySettings(const AppSettings& stored);
     const AppSettings& storedSettings() const { return m_stored; }

@@ -31,30 +31,30 @@ private slots:
         s.deadlineSeconds = 120;
         s.memoryLimitMb = 2048;
         s.allowNetwork = true;
-        s.vercelTeamId = "team_1";
-        s.vercelProjectId = "prj_2";
-        s.daytonaApiUrl = "https://daytona.example/api";
+        s.setProviderValue("vercel", "teamId", "team_1");
+        s.setProviderValue("vercel", "projectId", "prj_2");
+        s.setProviderValue("daytona", "apiUrl", "https://daytona.example/api");
         s.pipIndexUrl = "https://mirror.example/simple";
-        s.commandProviderPath = "/opt/provider";
+        s.setProviderValue("command", "path", "/opt/provider");
         s.theme = "dark"; // not shown by the dialog: kept
         s.poolSize = 2;
         d.setSettings(s);
         QCOMPARE(qobject_cast<QSpinBox*>(d.field("poolSize"))->value(), 2);
         qobject_cast<QSpinBox*>(d.field("poolSize"))->setValue(0); // 0 turns the pool off
         QCOMPARE(d.selectedProvider(), QStringLiteral("vercel"));
-        auto* teamId = qobject_cast<QLineEdit*>(d.field("vercelTeamId"));
+        auto* teamId = qobject_cast<QLineEdit*>(d.field("vercel/teamId"));
         QVERIFY(teamId);
         QCOMPARE(teamId->text(), QStringLiteral("team_1"));
         teamId->setText("team_9");
         qobject_cast<QSpinBox*>(d.field("deadline"))->setValue(999); // clamped to 300
         const AppSettings out = d.settings();
-        QCOMPARE(out.vercelTeamId, QStringLiteral("team_9"));
+        QCOMPARE(out.providerValue("vercel", "teamId"), QStringLiteral("team_9"));
         QCOMPARE(out.deadlineSeconds, 300);
         QCOMPARE(out.memoryLimitMb, qint64(2048));
         QVERIFY(out.allowNetwork);
-        QCOMPARE(out.daytonaApiUrl, QStringLiteral("https://daytona.example/api"));
+        QCOMPARE(out.providerValue("daytona", "apiUrl"), QStringLiteral("https://daytona.example/api"));
         QCOMPARE(out.pipIndexUrl, QStringLiteral("https://mirror.example/simple"));
-        QCOMPARE(out.commandProviderPath, QStringLiteral("/opt/provider"));
+        QCOMPARE(out.providerValue("command", "path"), QStringLiteral("/opt/provider"));
         QCOMPARE(out.theme, QStringLiteral("dark"));
         QCOMPARE(out.poolSize, 0);
         d.setSelectedProvider("daytona");
@@ -71,18 +71,20 @@ private slots:
             return QString();
         });
         d.setStoredSecrets({"DAYTONA_API_KEY"});
-        auto* token = qobject_cast<QLineEdit*>(d.field("vercelToken"));
+        auto* token = qobject_cast<QLineEdit*>(d.field("vercel/token"));
         QVERIFY(token);
         QCOMPARE(token->echoMode(), QLineEdit::Password);
-        QVERIFY(qobject_cast<QLineEdit*>(d.field("daytonaApiKey"))->placeholderText().contains("keychain"));
+        QVERIFY(qobject_cast<QLineEdit*>(d.field("daytona/apiKey"))->placeholderText().contains("keychain"));
         token->setText("secret-token-value");
         d.accept();
         QCOMPARE(saved.size(), 1);
         QCOMPARE(saved.value("VERCEL_TOKEN"), QStringLiteral("secret-token-value"));
         // No AppSettings field carries the token.
         const AppSettings s = d.settings();
-        for (const QString& v : {s.vercelApiUrl, s.vercelTeamId, s.vercelProjectId, s.daytonaApiUrl,
-                                 s.daytonaOrganizationId, s.pipIndexUrl, s.pipWheelDir})
+        QVERIFY(!s.providerValues.isEmpty());
+        for (const QString& v : s.providerValues)
+            QVERIFY(!v.contains("secret-token-value"));
+        for (const QString& v : {s.pipIndexUrl, s.pipWheelDir})
             QVERIFY(!v.contains("secret-token-value"));
     }
 
@@ -94,10 +96,10 @@ private slots:
         env.insert("DAYTONA_API_KEY", "dtn_secret");
         env.insert("SANDPAD_PROVIDER", "local");
         d.setEnvironment(env);
-        QVERIFY(d.envHint("vercelTeamId").contains("team_env"));
-        QVERIFY(d.envHint("daytonaApiKey").contains("DAYTONA_API_KEY"));
-        QVERIFY(!d.envHint("daytonaApiKey").contains("dtn_secret")); // a secret is never displayed
-        QVERIFY(d.envHint("vercelProjectId").isEmpty());
+        QVERIFY(d.envHint("vercel/teamId").contains("team_env"));
+        QVERIFY(d.envHint("daytona/apiKey").contains("DAYTONA_API_KEY"));
+        QVERIFY(!d.envHint("daytona/apiKey").contains("dtn_secret")); // a secret is never displayed
+        QVERIFY(d.envHint("vercel/projectId").isEmpty());
         QVERIFY(d.envHint("provider").contains("local"));
     }
 
@@ -146,11 +148,11 @@ private slots:
         d.setEnvironment(QProcessEnvironment());
         AppSettings s;
         s.provider = "local";
-        s.vercelTeamId = "team_saved";
+        s.setProviderValue("vercel", "teamId", "team_saved");
         d.setSettings(s);
         d.setSelectedProvider("vercel");
-        qobject_cast<QLineEdit*>(d.field("vercelTeamId"))->setText("team_form");
-        qobject_cast<QLineEdit*>(d.field("vercelToken"))->setText("tok_typed");
+        qobject_cast<QLineEdit*>(d.field("vercel/teamId"))->setText("team_form");
+        qobject_cast<QLineEdit*>(d.field("vercel/token"))->setText("tok_typed");
         qobject_cast<QSpinBox*>(d.field("deadline"))->setValue(42);
         AppSettings seen;
         QHash<QString, QString> seenSecrets;
@@ -163,7 +165,7 @@ private slots:
         d.validate();
         QVERIFY(finished.wait(5000));
         QCOMPARE(seen.provider, QStringLiteral("vercel"));
-        QCOMPARE(seen.vercelTeamId, QStringLiteral("team_form"));
+        QCOMPARE(seen.providerValue("vercel", "teamId"), QStringLiteral("team_form"));
         QCOMPARE(seen.deadlineSeconds, 42);
         QCOMPARE(seenSecrets.value("VERCEL_TOKEN"), QStringLiteral("tok_typed"));
     }
@@ -178,7 +180,7 @@ private slots:
             return QStringLiteral("no OS keychain is available (no D-Bus session); use environment variables instead");
         });
         d.setSelectedProvider("daytona");
-        auto* key = qobject_cast<QLineEdit*>(d.field("daytonaApiKey"));
+        auto* key = qobject_cast<QLineEdit*>(d.field("daytona/apiKey"));
         key->setText("dtn_typed");
         d.show();
         QSignalSpy accepted(&d, &QDialog::accepted);
@@ -208,14 +210,14 @@ private slots:
         QCOMPARE(listed, ProviderRegistry::names());
         AppSettings s;
         s.provider = "command";
-        s.commandProviderPath = "/opt/provider";
+        s.setProviderValue("command", "path", "/opt/provider");
         d.setSettings(s);
         QCOMPARE(combo->count(), int(ProviderRegistry::names().size())); // not added as unknown
-        auto* path = qobject_cast<QLineEdit*>(d.field("commandProviderPath"));
+        auto* path = qobject_cast<QLineEdit*>(d.field("command/path"));
         QVERIFY(path);
         QCOMPARE(path->text(), QStringLiteral("/opt/provider"));
         path->setText("/opt/other");
-        QCOMPARE(d.settings().commandProviderPath, QStringLiteral("/opt/other"));
+        QCOMPARE(d.settings().providerValue("command", "path"), QStringLiteral("/opt/other"));
         QCOMPARE(d.settings().provider, QStringLiteral("command"));
         // Its page says what it needs (issue 16).
         auto* help = d.findChild<QLabel*>(QStringLiteral("commandProviderHelp"));

@@ -1,6 +1,6 @@
 // Settings from the dialog to the next run, wired as app/sandpad wires them (workspaceServices,
 // followSettings): a changed deadline applies to the next run; an environment override is shown
-// but never stored; Validate checks what the form holds.
+// but never stored; Validate checks what the form holds; OK keeps a theme chosen in View > Theme.
 #include "core/engine/Executor.h"
 #include "core/run/Run.h"
 #include "core/settings/AppSettings.h"
@@ -8,10 +8,14 @@
 #include "ui/console/RunController.h"
 #include "ui/console/RunEntry.h"
 #include "ui/MainWindow.h"
+#include "ui/MainWindowActions.h"
 #include "ui/settings/SettingsDialog.h"
 #include "ui/statusbar/RunStatusBar.h"
+#include "ui/theme/Theme.h"
 #include "WorkspaceServices.h"
 
+#include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QComboBox>
 #include <QLineEdit>
@@ -160,6 +164,43 @@ private slots:
         QCOMPARE(m_window->runStatusBar()->providerText().contains(QStringLiteral("none")), true);
     }
 
+    // Issue 33: View > Theme wrote the theme to the platform's settings behind the Workspace,
+    // whose stored settings kept the old one; a Settings dialog's OK (opened before the choice or
+    // after it) then wrote the old theme back.
+    void aThemeChosenInTheViewMenuSurvivesTheSettingsDialog()
+    {
+        AppSettings stored;
+        stored.provider = QStringLiteral("none");
+        openSession(stored);
+        auto choose = [this](const QString& theme) {
+            for (QAction* action : m_window->actions()->themes->actions())
+                if (action->data().toString() == theme)
+                    action->trigger();
+        };
+        QSignalSpy rebuilt(m_workspace.get(), &Workspace::settingsChanged);
+        // Chosen while a Settings dialog is open, then OK with another change.
+        withSettingsDialog([&](SettingsDialog& dialog) {
+            choose(QStringLiteral("dark"));
+            qobject_cast<QSpinBox*>(dialog.field("memory"))->setValue(2048);
+            dialog.accept();
+        });
+        QCOMPARE(m_workspace->storedSettings().theme, QStringLiteral("dark"));
+        QCOMPARE(m_workspace->storedSettings().memoryLimitMb, qint64(2048));
+        {
+            QSettings ini(iniPath(), QSettings::IniFormat);
+            QCOMPARE(ini.value("appearance/theme").toString(), QStringLiteral("dark"));
+            QCOMPARE(ini.value("run/memoryLimitMb").toLongLong(), qint64(2048));
+        }
+        // Chosen before the dialog opens, then OK with nothing changed.
+        choose(QStringLiteral("light"));
+        QCOMPARE(rebuilt.count(), 1); // the dialog's OK only: colours rebuild no provider
+        QCOMPARE(m_workspace->storedSettings().theme, QStringLiteral("light"));
+        withSettingsDialog([](SettingsDialog& dialog) { dialog.accept(); });
+        QCOMPARE(m_workspace->storedSettings().theme, QStringLiteral("light"));
+        QCOMPARE(QSettings(iniPath(), QSettings::IniFormat).value("appearance/theme").toString(), QStringLiteral("light"));
+        Theme::apply(QStringLiteral("system"));
+    }
+
     // Validate checks the form as it is, not the saved settings.
     void validateChecksTheForm()
     {
@@ -169,7 +210,7 @@ private slots:
         QString report;
         withSettingsDialog([&report](SettingsDialog& dialog) {
             dialog.setSelectedProvider(QStringLiteral("command"));
-            qobject_cast<QLineEdit*>(dialog.field("commandProviderPath"))->setText(QStringLiteral("/nonexistent/sandpad-provider"));
+            qobject_cast<QLineEdit*>(dialog.field("command/path"))->setText(QStringLiteral("/nonexistent/sandpad-provider"));
             QSignalSpy finished(&dialog, &SettingsDialog::validationFinished);
             dialog.validate();
             QVERIFY(finished.wait(60000));

@@ -6,12 +6,9 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QCoreApplication>
-#include <QDir>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
-#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -146,8 +143,8 @@ QWidget* SettingsDialog::buildProviderPage()
 
     // One page per provider, in the combo box's (the registry's) order.
     m_providerPages = new QStackedWidget(page);
-    for (const QString& name : ProviderRegistry::names())
-        m_providerPages->addWidget(buildProviderFields(name));
+    for (const ProviderDescriptor& descriptor : ProviderRegistry::descriptors())
+        m_providerPages->addWidget(buildProviderFields(descriptor));
     v->addWidget(m_providerPages);
     connect(m_provider, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_providerPages->setCurrentIndex(std::clamp(index, 0, int(m_providerPages->count()) - 1));
@@ -175,72 +172,40 @@ QWidget* SettingsDialog::buildProviderPage()
     return page;
 }
 
-namespace {
-// The installed example command provider (packaging/Packaging.cmake), next to the app or system-wide.
-QString commandProviderExample()
+QWidget* SettingsDialog::buildProviderFields(const ProviderDescriptor& provider)
 {
-    const QString name = QStringLiteral("command-provider-example.py");
-    for (const QString& dir : {QCoreApplication::applicationDirPath() + QStringLiteral("/../share/sandpad"),
-                               QStringLiteral("/usr/share/sandpad")}) {
-        const QFileInfo info(QDir(dir).filePath(name));
-        if (info.isFile() && info.isExecutable())
-            return QDir::cleanPath(info.absoluteFilePath());
+    if (provider.fields.isEmpty()) { // "none": its help is its page
+        auto* page = new QLabel(provider.help);
+        page->setObjectName(provider.name + QStringLiteral("ProviderHelp"));
+        page->setWordWrap(true);
+        page->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+        return page;
     }
-    return {};
-}
-} // namespace
-
-QWidget* SettingsDialog::buildProviderFields(const QString& provider)
-{
-    if (provider == u"none") {
-        auto* none = new QLabel(tr("No provider: running code is disabled until one is chosen."));
-        none->setWordWrap(true);
-        none->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-        return none;
-    }
-    auto* box = new QGroupBox(ProviderRegistry::displayName(provider));
+    auto* box = new QGroupBox(provider.displayName);
     auto* form = new QFormLayout(box);
-    if (provider == u"local") {
-        addLine(form, QStringLiteral("pythonPath"), tr("P&ython:"), {}, false, true)
-            ->setPlaceholderText(QStringLiteral("/usr/bin/python3"));
-        addLine(form, QStringLiteral("nodePath"), tr("&Node.js:"), {}, false, true)
-            ->setPlaceholderText(tr("node on PATH"));
-    } else if (provider == u"vercel") {
-        addLine(form, QStringLiteral("vercelToken"), tr("&Token:"), QStringLiteral("VERCEL_TOKEN"), true);
-        addLine(form, QStringLiteral("vercelTeamId"), tr("T&eam ID:"), QStringLiteral("VERCEL_TEAM_ID"));
-        addLine(form, QStringLiteral("vercelProjectId"), tr("Pro&ject ID:"), QStringLiteral("VERCEL_PROJECT_ID"));
-        addLine(form, QStringLiteral("vercelOidcToken"), tr("&OIDC token:"), QStringLiteral("VERCEL_OIDC_TOKEN"), true);
-        addLine(form, QStringLiteral("vercelApiUrl"), tr("API &URL:"), QStringLiteral("VERCEL_API_URL"))
-            ->setPlaceholderText(QStringLiteral("https://api.vercel.com"));
-    } else if (provider == u"daytona") {
-        addLine(form, QStringLiteral("daytonaApiKey"), tr("API &key:"), QStringLiteral("DAYTONA_API_KEY"), true);
-        addLine(form, QStringLiteral("daytonaOrganizationId"), tr("Or&ganization ID:"),
-                QStringLiteral("DAYTONA_ORGANIZATION_ID"));
-        addLine(form, QStringLiteral("daytonaApiUrl"), tr("API &URL:"), QStringLiteral("DAYTONA_API_URL"))
-            ->setPlaceholderText(QStringLiteral("https://app.daytona.io/api"));
-    } else if (provider == u"command") {
-        QLineEdit* path = addLine(form, QStringLiteral("commandProviderPath"), tr("E&xecutable:"),
-                                  QStringLiteral("SANDPAD_COMMAND_PROVIDER"), false, true);
-        path->setPlaceholderText(tr("a program speaking the command provider protocol"));
-        // What it needs, said where it is set: a Docker, SSH or Kubernetes runner plugs in here.
-        auto* help = new QLabel(tr("Any executable that speaks Sandpad's JSON-lines protocol on its stdin and "
-                                   "stdout (Help > Documentation: providers, “Command providers”): it creates a "
-                                   "sandbox, runs commands in it with their output streamed, reads files back "
-                                   "and destroys it. Validate starts it once and asks it to check itself."),
-                                box);
-        help->setObjectName(QStringLiteral("commandProviderHelp"));
+    for (const ProviderField& f : provider.fields) {
+        // A new ProviderField::Kind gets its control here; Text and Url are a line, Program adds Browse….
+        addLine(form, provider.settingsKey(f.key), f.label, f.environmentVariable, f.secret,
+                f.kind == ProviderField::Kind::Program)
+            ->setPlaceholderText(f.placeholder);
+    }
+    if (!provider.help.isEmpty()) {
+        auto* help = new QLabel(provider.help, box);
+        help->setObjectName(provider.name + QStringLiteral("ProviderHelp"));
         help->setWordWrap(true);
         help->setEnabled(false); // greyed: informative
         form->addRow(QString(), help);
-        // The example that comes with Sandpad (bubblewrap behind the protocol), when installed.
-        const QString example = commandProviderExample();
-        if (!example.isEmpty()) {
-            auto* useExample = new QPushButton(tr("Use the &Example"), box);
-            useExample->setObjectName(QStringLiteral("commandProviderExample"));
-            useExample->setToolTip(example);
-            connect(useExample, &QPushButton::clicked, path, [path, example] { path->setText(example); });
-            form->addRow(QString(), useExample);
-        }
+    }
+    for (const ProviderField& f : provider.fields) {
+        const QString suggested = f.suggestion ? f.suggestion() : QString();
+        if (suggested.isEmpty())
+            continue;
+        QLineEdit* edit = m_lines.value(provider.settingsKey(f.key)).edit;
+        auto* use = new QPushButton(f.suggestionLabel, box);
+        use->setObjectName(provider.settingsKey(f.key) + QStringLiteral(":suggestion"));
+        use->setToolTip(suggested);
+        connect(use, &QPushButton::clicked, edit, [edit, suggested] { edit->setText(suggested); });
+        form->addRow(QString(), use);
     }
     return box;
 }
@@ -328,14 +293,10 @@ void SettingsDialog::setSettings(const AppSettings& s)
 {
     m_settings = s;
     setSelectedProvider(s.provider);
-    m_lines[QStringLiteral("pythonPath")].edit->setText(s.pythonPath);
-    m_lines[QStringLiteral("nodePath")].edit->setText(s.nodePath);
-    m_lines[QStringLiteral("vercelTeamId")].edit->setText(s.vercelTeamId);
-    m_lines[QStringLiteral("vercelProjectId")].edit->setText(s.vercelProjectId);
-    m_lines[QStringLiteral("vercelApiUrl")].edit->setText(s.vercelApiUrl);
-    m_lines[QStringLiteral("daytonaOrganizationId")].edit->setText(s.daytonaOrganizationId);
-    m_lines[QStringLiteral("daytonaApiUrl")].edit->setText(s.daytonaApiUrl);
-    m_lines[QStringLiteral("commandProviderPath")].edit->setText(s.commandProviderPath);
+    for (const ProviderDescriptor& d : ProviderRegistry::descriptors())
+        for (const ProviderField& f : d.fields)
+            if (!f.secret)
+                m_lines[d.settingsKey(f.key)].edit->setText(s.providerValue(d.name, f.key));
     m_lines[QStringLiteral("pipWheelDir")].edit->setText(s.pipWheelDir);
     m_lines[QStringLiteral("pipIndexUrl")].edit->setText(s.pipIndexUrl);
     m_deadline->setValue(Deadline::clampSeconds(s.deadlineSeconds));
@@ -350,25 +311,26 @@ void SettingsDialog::setSettings(const AppSettings& s)
 AppSettings SettingsDialog::settings() const
 {
     AppSettings s = m_settings;
-    auto text = [this](const char* name) { return m_lines.value(QLatin1String(name)).edit->text().trimmed(); };
+    applyTo(s);
+    return s;
+}
+
+void SettingsDialog::applyTo(AppSettings& s) const
+{
+    auto text = [this](const QString& name) { return m_lines.value(name).edit->text().trimmed(); };
     s.provider = selectedProvider();
-    s.pythonPath = text("pythonPath");
-    s.nodePath = text("nodePath");
-    s.vercelTeamId = text("vercelTeamId");
-    s.vercelProjectId = text("vercelProjectId");
-    s.vercelApiUrl = text("vercelApiUrl");
-    s.daytonaOrganizationId = text("daytonaOrganizationId");
-    s.daytonaApiUrl = text("daytonaApiUrl");
-    s.commandProviderPath = text("commandProviderPath");
-    s.pipWheelDir = text("pipWheelDir");
-    s.pipIndexUrl = text("pipIndexUrl");
+    for (const ProviderDescriptor& d : ProviderRegistry::descriptors())
+        for (const ProviderField& f : d.fields)
+            if (!f.secret)
+                s.setProviderValue(d.name, f.key, text(d.settingsKey(f.key)));
+    s.pipWheelDir = text(QStringLiteral("pipWheelDir"));
+    s.pipIndexUrl = text(QStringLiteral("pipIndexUrl"));
     s.deadlineSeconds = m_deadline->value();
     s.memoryLimitMb = m_memory->value();
     s.allowNetwork = m_network->isChecked();
     s.poolSize = m_poolSize->value();
     s.poolBurstMax = m_poolBurstMax->value();
     s.sessionIdleMinutes = m_sessionIdle->value();
-    return s;
 }
 
 QString SettingsDialog::selectedProvider() const

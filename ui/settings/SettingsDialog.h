@@ -24,11 +24,13 @@ class QTabWidget;
 
 namespace sandpad {
 
-// Edits AppSettings (provider and its fields, deadline, memory, network, pip, credits). Secrets
-// (tokens, API keys) never enter AppSettings: the dialog hands what the user typed to a secret
-// saver (the OS keychain) on accept; one that cannot be stored keeps the dialog open with the
-// error. Environment variables that override a field are shown as hints (the dialog edits the
-// stored settings, never the overrides).
+struct ProviderDescriptor;
+
+// Edits AppSettings (the provider and its fields, a page per ProviderDescriptor; deadline, memory,
+// network, pip, credits). Secrets (tokens, API keys) never enter AppSettings: the dialog hands
+// what the user typed to a secret saver (the OS keychain) on accept; one that cannot be stored
+// keeps the dialog open with the error. Environment variables that override a field are shown as
+// hints (the dialog edits the stored settings, never the overrides).
 class SettingsDialog : public QDialog {
     Q_OBJECT
 public:
@@ -48,6 +50,10 @@ public:
 
     void setSettings(const AppSettings& settings);
     AppSettings settings() const;          // the edited values; fields the dialog does not show are kept
+    // Writes the fields the dialog shows into `settings`, leaving the others (the theme) as they
+    // are there: OK applies the form to the settings as they are by then, not as they were when
+    // the dialog opened.
+    void applyTo(AppSettings& settings) const;
 
     void setValidator(Validator validator);
     void setSecretSaver(SecretSaver saver);
@@ -66,7 +72,8 @@ public:
     QListWidget* validationList() const { return m_report; }
     QString envHint(const QString& field) const;  // the override hint shown for a field, if any
     QString secretError() const;                  // shown when OK could not store a secret
-    QWidget* field(const QString& name) const;    // e.g. "vercelToken", "deadline" (tests, focus)
+    // e.g. "deadline", or a provider's field as "<provider>/<key>": "vercel/token" (tests, focus)
+    QWidget* field(const QString& name) const;
 
 public slots:
     void validate();
@@ -80,7 +87,7 @@ signals:
 
 private:
     QWidget* buildProviderPage();
-    QWidget* buildProviderFields(const QString& provider);
+    QWidget* buildProviderFields(const ProviderDescriptor& provider);
     QWidget* buildExecutionPage();
     QWidget* buildCreditsPage();
     QLineEdit* addLine(QFormLayout* form, const QString& name, const QString& label, const QString& envVar,

@@ -2,6 +2,8 @@
 
 #include "ui/usage/UsageTableModel.h"
 
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -48,6 +50,23 @@ QTableWidget* makeTotalsTable(QWidget* parent, const QString& periodName)
 }
 
 } // namespace
+
+UsageView* UsageView::inWindow(UsageLedger* ledger, QWidget* parent)
+{
+    auto* dialog = new QDialog(parent);
+    dialog->setWindowTitle(tr("Usage — Sandpad"));
+    dialog->setAccessibleName(tr("Usage"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    auto* view = new UsageView(dialog);
+    view->setLedger(ledger);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(view, 1);
+    layout->addWidget(buttons);
+    dialog->resize(900, 560);
+    return view;
+}
 
 UsageView::UsageView(QWidget* parent)
     : QWidget(parent)

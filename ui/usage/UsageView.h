@@ -20,6 +20,9 @@ class UsageView : public QWidget {
     Q_OBJECT
 public:
     explicit UsageView(QWidget* parent = nullptr);
+    // View > Usage's window: a view over the ledger in a dialog of its own (deleted on close) with
+    // a Close button. Returns the view; its window() is the dialog.
+    static UsageView* inWindow(UsageLedger* ledger, QWidget* parent);
 
     void setLedger(UsageLedger* ledger);   // not owned; refreshes
     // Shows these rows directly (no ledger needed).

@@ -4,6 +4,8 @@
 #include "core/providers/command/CommandSandbox.h"
 #include "core/sandbox/ProviderError.h"
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 
@@ -66,6 +68,49 @@ std::unique_ptr<Sandbox> CommandProvider::create(const SandboxOptions& options, 
     auto sandbox = std::make_unique<CommandSandbox>(m_config);
     sandbox->start(options, control);
     return sandbox;
+}
+
+namespace {
+// The example command provider that comes with Sandpad (packaging/Packaging.cmake), next to the
+// app or system-wide; empty when it is not installed.
+QString installedExample()
+{
+    const QString name = QStringLiteral("command-provider-example.py");
+    for (const QString& dir : {QCoreApplication::applicationDirPath() + QStringLiteral("/../share/sandpad"),
+                               QStringLiteral("/usr/share/sandpad")}) {
+        const QFileInfo info(QDir(dir).filePath(name));
+        if (info.isFile() && info.isExecutable())
+            return QDir::cleanPath(info.absoluteFilePath());
+    }
+    return {};
+}
+} // namespace
+
+ProviderDescriptor CommandProvider::descriptor()
+{
+    ProviderDescriptor d;
+    d.name = QStringLiteral("command");
+    d.displayName = QStringLiteral("Custom command provider");
+    d.fields = {
+        {.key = QStringLiteral("path"), .label = QStringLiteral("E&xecutable:"),
+         .environmentVariable = QStringLiteral("SANDPAD_COMMAND_PROVIDER"), .kind = ProviderField::Kind::Program,
+         .placeholder = QStringLiteral("a program speaking the command provider protocol"),
+         .suggestionLabel = QStringLiteral("Use the &Example"), .suggestion = installedExample},
+    };
+    // What it needs, said where it is set: a Docker, SSH or Kubernetes runner plugs in here.
+    d.help = QStringLiteral("Any executable that speaks Sandpad's JSON-lines protocol on its stdin and "
+                            "stdout (Help > Documentation: providers, “Command providers”): it creates a "
+                            "sandbox, runs commands in it with their output streamed, reads files back "
+                            "and destroys it. Validate starts it once and asks it to check itself.");
+    d.create = [](const ProviderSettings& settings) -> std::shared_ptr<SandboxProvider> {
+        CommandProviderConfig config;
+        config.program = settings.value(QStringLiteral("path"));
+        if (config.program.isEmpty())
+            throw ProviderError(ProviderError::Kind::NotConfigured,
+                                QStringLiteral("the command provider needs an executable: set it in Settings or SANDPAD_COMMAND_PROVIDER"));
+        return std::make_shared<CommandProvider>(config);
+    };
+    return d;
 }
 
 } // namespace sandpad

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/providers/ProviderDescriptor.h"
 #include "core/providers/command/CommandProviderConfig.h"
 #include "core/sandbox/SandboxProvider.h"
 
@@ -11,6 +12,7 @@ namespace sandpad {
 class CommandProvider : public SandboxProvider {
 public:
     explicit CommandProvider(CommandProviderConfig config);
+    static ProviderDescriptor descriptor(); // its executable and factory
 
     QString name() const override { return QStringLiteral("command"); }
     QString displayName() const override;

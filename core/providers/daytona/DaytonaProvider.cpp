@@ -3,6 +3,7 @@
 #include "core/providers/daytona/DaytonaSandbox.h"
 #include "core/providers/http/RemoteCleanup.h"
 #include "core/sandbox/ProviderError.h"
+#include "core/settings/AppSettings.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -119,6 +120,33 @@ std::unique_ptr<Sandbox> DaytonaProvider::start(const SandboxOptions& options, R
     auto sandbox = std::make_unique<DaytonaSandbox>(m_config);
     sandbox->start(options, control);
     return sandbox;
+}
+
+ProviderDescriptor DaytonaProvider::descriptor()
+{
+    using Kind = ProviderField::Kind;
+    ProviderDescriptor d;
+    d.name = QStringLiteral("daytona");
+    d.displayName = QStringLiteral("Daytona");
+    d.fields = {
+        {.key = QStringLiteral("apiKey"), .label = QStringLiteral("API &key:"),
+         .environmentVariable = QStringLiteral("DAYTONA_API_KEY"), .secret = true},
+        {.key = QStringLiteral("organizationId"), .label = QStringLiteral("Or&ganization ID:"),
+         .environmentVariable = QStringLiteral("DAYTONA_ORGANIZATION_ID")},
+        {.key = QStringLiteral("apiUrl"), .label = QStringLiteral("API &URL:"),
+         .environmentVariable = QStringLiteral("DAYTONA_API_URL"), .kind = Kind::Url,
+         .placeholder = QStringLiteral("https://app.daytona.io/api")},
+    };
+    d.create = [](const ProviderSettings& settings) -> std::shared_ptr<SandboxProvider> {
+        DaytonaConfig config = DaytonaConfig::fromEnvironment(); // the variables win over settings
+        if (!settings.overridden(QStringLiteral("apiUrl")) && !settings.stored(QStringLiteral("apiUrl")).isEmpty())
+            config.apiUrl = settings.stored(QStringLiteral("apiUrl"));
+        config.organizationId = settings.value(QStringLiteral("organizationId"));
+        config.memoryLimitMb = settings.settings().memoryLimitMb;
+        config.apiKey = settings.secret(QStringLiteral("apiKey"));
+        return std::make_shared<DaytonaProvider>(config);
+    };
+    return d;
 }
 
 } // namespace sandpad

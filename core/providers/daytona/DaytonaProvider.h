@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/providers/ProviderDescriptor.h"
 #include "core/providers/daytona/DaytonaConfig.h"
 #include "core/providers/http/RemoteProvider.h"
 
@@ -9,6 +10,7 @@ namespace sandpad {
 class DaytonaProvider : public RemoteProvider {
 public:
     explicit DaytonaProvider(DaytonaConfig config = DaytonaConfig::fromEnvironment());
+    static ProviderDescriptor descriptor(); // its settings, API key and factory
 
     QString name() const override { return QStringLiteral("daytona"); }
     QString displayName() const override { return QStringLiteral("Daytona"); }

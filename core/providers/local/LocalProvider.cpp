@@ -409,4 +409,25 @@ ValidationReport LocalProvider::validate()
     return report;
 }
 
+ProviderDescriptor LocalProvider::descriptor()
+{
+    using Kind = ProviderField::Kind;
+    ProviderDescriptor d;
+    d.name = QStringLiteral("local");
+    d.displayName = QStringLiteral("Local sandbox (bubblewrap)");
+    d.fields = {
+        {.key = QStringLiteral("python"), .label = QStringLiteral("P&ython:"), .kind = Kind::Program,
+         .placeholder = QStringLiteral("/usr/bin/python3")},
+        {.key = QStringLiteral("node"), .label = QStringLiteral("&Node.js:"), .kind = Kind::Program,
+         .placeholder = QStringLiteral("node on PATH")},
+    };
+    d.create = [](const ProviderSettings& settings) -> std::shared_ptr<SandboxProvider> {
+        LocalProviderOptions options; // empty: the defaults
+        options.python = settings.stored(QStringLiteral("python"));
+        options.node = settings.stored(QStringLiteral("node"));
+        return std::make_shared<LocalProvider>(options);
+    };
+    return d;
+}
+
 } // namespace sandpad

@@ -3,6 +3,7 @@
 #include "core/providers/local/LocalProviderOptions.h"
 #include "core/providers/local/LocalSandbox.h"
 #include "core/providers/local/SandboxPool.h"
+#include "core/providers/ProviderDescriptor.h"
 #include "core/sandbox/SandboxProvider.h"
 
 #include <QMutex>
@@ -17,6 +18,7 @@ class LocalProvider : public SandboxProvider {
 public:
     explicit LocalProvider(const LocalProviderOptions& options = {});
     ~LocalProvider() override; // kills every pre-started sandbox
+    static ProviderDescriptor descriptor(); // its settings (Python, Node.js) and factory
 
     QString name() const override { return QStringLiteral("local"); }
     QString displayName() const override { return QStringLiteral("Local sandbox (bubblewrap)"); }

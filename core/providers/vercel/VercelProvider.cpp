@@ -3,6 +3,7 @@
 #include "core/providers/vercel/VercelApi.h"
 #include "core/providers/vercel/VercelSandbox.h"
 #include "core/sandbox/ProviderError.h"
+#include "core/settings/AppSettings.h"
 
 #include <QDateTime>
 
@@ -107,6 +108,40 @@ CleanupReport VercelProvider::removeAppSandbox(const QString& id)
     for (const auto& secret : api.secrets())
         http.addSecret(secret);
     return api.remove(http, id);
+}
+
+ProviderDescriptor VercelProvider::descriptor()
+{
+    using Kind = ProviderField::Kind;
+    ProviderDescriptor d;
+    d.name = QStringLiteral("vercel");
+    d.displayName = QStringLiteral("Vercel Sandbox");
+    d.fields = {
+        {.key = QStringLiteral("token"), .label = QStringLiteral("&Token:"),
+         .environmentVariable = QStringLiteral("VERCEL_TOKEN"), .secret = true},
+        {.key = QStringLiteral("teamId"), .label = QStringLiteral("T&eam ID:"),
+         .environmentVariable = QStringLiteral("VERCEL_TEAM_ID")},
+        {.key = QStringLiteral("projectId"), .label = QStringLiteral("Pro&ject ID:"),
+         .environmentVariable = QStringLiteral("VERCEL_PROJECT_ID")},
+        {.key = QStringLiteral("oidcToken"), .label = QStringLiteral("&OIDC token:"),
+         .environmentVariable = QStringLiteral("VERCEL_OIDC_TOKEN"), .secret = true},
+        {.key = QStringLiteral("apiUrl"), .label = QStringLiteral("API &URL:"),
+         .environmentVariable = QStringLiteral("VERCEL_API_URL"), .kind = Kind::Url,
+         .placeholder = QStringLiteral("https://api.vercel.com")},
+    };
+    d.create = [](const ProviderSettings& settings) -> std::shared_ptr<SandboxProvider> {
+        VercelConfig config = VercelConfig::fromEnvironment(); // the variables win over settings
+        if (!settings.overridden(QStringLiteral("apiUrl")) && !settings.stored(QStringLiteral("apiUrl")).isEmpty())
+            config.apiUrl = settings.stored(QStringLiteral("apiUrl"));
+        config.teamId = settings.value(QStringLiteral("teamId"));
+        config.projectId = settings.value(QStringLiteral("projectId"));
+        config.memoryMb = settings.settings().memoryLimitMb; // validation says what a run gets
+        config.token = settings.secret(QStringLiteral("token"));
+        if (config.token.isEmpty())
+            config.oidcToken = settings.secret(QStringLiteral("oidcToken"));
+        return std::make_shared<VercelProvider>(config);
+    };
+    return d;
 }
 
 } // namespace sandpad

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/providers/ProviderDescriptor.h"
 #include "core/providers/http/RemoteProvider.h"
 #include "core/providers/vercel/VercelConfig.h"
 
@@ -9,6 +10,7 @@ namespace sandpad {
 class VercelProvider : public RemoteProvider {
 public:
     explicit VercelProvider(VercelConfig config = VercelConfig::fromEnvironment());
+    static ProviderDescriptor descriptor(); // its settings, tokens and factory
 
     QString name() const override { return QStringLiteral("vercel"); }
     QString displayName() const override { return QStringLiteral("Vercel Sandbox"); }

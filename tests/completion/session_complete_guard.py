@@ -20,6 +20,8 @@ import types
 RUNTIME = sys.argv[1]
 CASE = sys.argv[2]
 PIP_TARGET = tempfile.mkdtemp(prefix="sandpad-pip-test-")
+# Jedi's and parso's disk caches in a folder of this run (the parso_pickle case writes there).
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="sandpad-cache-test-")
 
 
 class W:
@@ -303,6 +305,28 @@ signal.setitimer(signal.ITIMER_REAL, 0.002, 0.002)
 ASKS["signal_handler"] = ["import json\njson.", "import collections\ncollections.", "import os\nos.path."]
 CONTROLS["signal_handler"] = None  # timing: no control (the handler is a plain function)
 
+# A pickle left where parso looks for its parse cache: loading it calls what it names - a C
+# function here (os.mkdir), which no trace function sees.
+CELLS["parso_pickle"] = '''
+import hashlib, json, os, pickle, sys
+import jedi, jedi.settings, parso, parso.cache
+MARKER = os.path.join(PIP_TARGET, "pickle_ran")
+class Planted:
+    def __reduce__(self):
+        return (os.mkdir, (MARKER,))
+hashed = parso.load_grammar(version="%d.%d" % sys.version_info[:2])._hashed
+folder = os.path.join(jedi.settings.cache_directory, parso.cache._VERSION_TAG)
+os.makedirs(folder, exist_ok=True)
+stubs = os.path.join(os.path.dirname(jedi.__file__), "third_party", "typeshed", "stdlib")
+for path in (json.__file__, os.path.join(stubs, "json", "__init__.pyi"), os.path.join(stubs, "builtins.pyi")):
+    name = "%s-%s.pkl" % (hashed, hashlib.sha256(path.encode("utf-8")).hexdigest())
+    with open(os.path.join(folder, name), "wb") as f:
+        pickle.dump(Planted(), f)
+'''
+ASKS["parso_pickle"] = ["json.", "json.du", "json.dumps("]
+CONTROLS["parso_pickle"] = None
+POSTCHECKS = {"parso_pickle": "os.path.isdir(MARKER)"}
+
 # The cell's module object in sys.modules, imported by the buffer: its __getattr__ and __dir__.
 CELLS["sys_modules_fake"] = '''
 import sys, types
@@ -389,6 +413,8 @@ def main():
         answers[key] = got
     sys.settrace(None)
     sys.setprofile(None)
+    if CASE in POSTCHECKS and eval(POSTCHECKS[CASE], namespace):
+        RAN.append(CASE)  # what the cell's trick did shows after the answers
     if CONTROLS[CASE] is not None:
         TRACKING[0] = CONTROL
         try:

@@ -96,6 +96,7 @@ private slots:
         QTest::newRow("a gc callback") << "gc_callback" << true;
         QTest::newRow("a signal handler") << "signal_handler" << false;
         QTest::newRow("a module object in sys.modules, imported") << "sys_modules_fake" << true;
+        QTest::newRow("a pickle in parso's disk cache") << "parso_pickle" << false;
     }
 
     void userCodeIsNotRun()

@@ -2,7 +2,9 @@
 // the session's real bubblewrap sandbox over its `__main__` namespace (NotebookSession::askIdle,
 // session_complete.py), through the real Executor and the local provider, and merged with the
 // language service's answer in the editor (PythonAssist, offscreen). Names and a signature from
-// earlier cells; a property, __dir__ and __getattr__ with side effects are not run; while a cell
+// earlier cells; a property, __dir__ and __getattr__ with side effects are not run, nor code that
+// claims a library's co_filename, a list element's, a __class__ property or a cell's trace function
+// (issue 26); while a cell
 // runs the session is not asked (the service answers, the cell and its state are untouched); a
 // session that died falls back to the service and the next cell starts a fresh one.
 #include "ExecutionChecks.h"

@@ -625,7 +625,9 @@ void NotebookSession::askEnded()
 void NotebookSession::warmAssist()
 {
     QPointer<NotebookSession> self(this);
-    startAssistJob(QByteArrayLiteral("{\"assist\":{\"op\":\"warm\"}}"), kWarmUpDeadlineMs,
+    // The deadline goes with the request too: the sandbox stops the warm-up at that much CPU time.
+    startAssistJob(QByteArrayLiteral("{\"assist\":{\"op\":\"warm\",\"deadline_ms\":") + QByteArray::number(kWarmUpDeadlineMs) + "}}",
+                   kWarmUpDeadlineMs,
                    [self](const QByteArray& answer, const QString& error) {
                        if (self)
                            emit self->assistWarmed(error.isEmpty() && QJsonDocument::fromJson(answer).object().value(QStringLiteral("ok")).toBool());

@@ -80,11 +80,15 @@ public:
 
     // Whether the session's Jedi is warmed after each Python execution (for an editor that asks
     // askIdle): the first completion of a new kind of value parses its library (pandas: seconds),
-    // so it is done then, in the idle sandbox, with a long deadline - and given way to the next
-    // execution like any completion. assistWarmed follows each warm-up. Off by default.
+    // so it is done then, in the idle sandbox - and given way to the next execution like any
+    // completion. One warm-up per execution, bounded like the execution's own work: this wall
+    // deadline (SIGINT, then the kill) here, the same budget of CPU time in the sandbox
+    // (session_complete.py's guard, which also keeps it from running any code a cell defined).
+    // It is part of its execution: no ledger row, no cost of its own. assistWarmed follows each
+    // warm-up. Off by default.
     void setAssistWarmUp(bool on) { m_assistWarmUp = on; }
     bool assistWarmUp() const { return m_assistWarmUp; }
-    static constexpr int kWarmUpDeadlineMs = 20000;
+    static constexpr int kWarmUpDeadlineMs = 10000;
 
     void setIdleSeconds(int seconds);
     int idleSeconds() const { return m_idleSeconds; }

@@ -233,6 +233,14 @@ def serve(wrapper, job_fd):
     sys.modules["__main__"] = module
     W._utf8_streams()
     _RICH = W._rich_display(channel.emit)
+    # Completion's module, before any cell: what it keeps of the interpreter is the interpreter's
+    # own, not a cell's replacement (session_complete.py, its guard).
+    complete = W._support_module("session_complete.py")
+    if complete is not None:
+        try:
+            complete.preload(W)
+        except Exception:
+            pass
     flusher = W._Flusher()
     flusher.start()
     signal.signal(signal.SIGINT, _on_sigint)
@@ -247,10 +255,21 @@ def serve(wrapper, job_fd):
         if not fields[0].strip():
             break  # EOF: the host ended the session
         if fields[0] == "--fetch":  # not an execution: not counted, answered "fetched"
+            # A trace or profile function a cell set would see every call of the fetch (and of a
+            # completion, which must not run the user's code): set aside here, inline, put back after.
+            trace, profile = sys.gettrace(), sys.getprofile()
+            if profile is not None:
+                sys.setprofile(None)
+            if trace is not None:
+                sys.settrace(None)
             try:
                 _fetch(namespace, fields[1] if len(fields) > 1 else "", channel)
             except KeyboardInterrupt:
                 pass
+            if trace is not None:
+                sys.settrace(trace)
+            if profile is not None:
+                sys.setprofile(profile)
             _answer(job_fd, b"fetched\n")
             continue
         count += 1

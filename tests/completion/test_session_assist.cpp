@@ -2,7 +2,9 @@
 // the session's real bubblewrap sandbox over its `__main__` namespace (NotebookSession::askIdle,
 // session_complete.py), through the real Executor and the local provider, and merged with the
 // language service's answer in the editor (PythonAssist, offscreen). Names and a signature from
-// earlier cells; a property, __dir__ and __getattr__ with side effects are not run; while a cell
+// earlier cells; a property, __dir__ and __getattr__ with side effects are not run, nor code that
+// claims a library's co_filename, a list element's, a __class__ property or a cell's trace function
+// (issue 26); while a cell
 // runs the session is not asked (the service answers, the cell and its state are untouched); a
 // session that died falls back to the service and the next cell starts a fresh one.
 #include "ExecutionChecks.h"
@@ -221,6 +223,61 @@ private slots:
         QCOMPARE(exists(QStringLiteral("'getattr_ran'")), QStringLiteral("False"));
         // The test can fail: reading the property does leave the file.
         QCOMPARE(exec(QStringLiteral("w.prop\nos.path.exists('prop_ran')")).result.value_or(QString()), QStringLiteral("True"));
+    }
+
+    void claimsAndHiddenValuesDoNotRunUserCode()
+    {
+        // Issue 26: what an object says about itself does not make its code a library's, and a
+        // value inside a value is the user's too. Each leaves a file when its code runs: special
+        // methods compiled with a co_filename under dist-packages, a list element's __dir__, a
+        // __class__ property (isinstance reads it), a default's __repr__ (the calltip), the
+        // cell's trace function (it would see every call of the answer). All of them ran before.
+        QCOMPARE(exec(QStringLiteral(
+            "import sys\n"
+            "def mark(name):\n"
+            "    open(name, 'w').write('x')\n"
+            "claimed = {}\n"
+            "exec(compile(\"def __dir__(self):\\n    mark('claim_ran')\\n    return ['ghost']\\n\",\n"
+            "             '/usr/lib/python3/dist-packages/jedi/api/__init__.py', 'exec'), globals(), claimed)\n"
+            "Claimed = type('Claimed', (), {'__dir__': claimed['__dir__'], '__module__': 'pandas.core.frame'})\n"
+            "claimed_value = Claimed()\n"
+            "class Hidden:\n"
+            "    def __dir__(self):\n"
+            "        mark('element_ran')\n"
+            "        return ['ghost']\n"
+            "hidden_list = [Hidden()]\n"
+            "class Liar:\n"
+            "    @property\n"
+            "    def __class__(self):\n" // the variable listing after each cell reads it too: not counted
+            "        caller = sys._getframe(1).f_code.co_filename\n"
+            "        if 'jedi' in caller or 'session_complete' in caller:\n"
+            "            mark('class_ran')\n"
+            "        return int\n"
+            "liar = Liar()\n"
+            "class Setting:\n"
+            "    def __repr__(self):\n"
+            "        mark('repr_ran')\n"
+            "        return 'Setting()'\n"
+            "def configured(a, b=Setting()):\n"
+            "    return a\n"
+            "def cell_trace(frame, event, arg):\n"
+            "    if 'jedi' in frame.f_code.co_filename:\n"
+            "        mark('trace_ran')\n"
+            "    return None\n"
+            "sys.settrace(cell_trace)\n")).status, RunStatus::Success);
+        for (const QString& source : {QStringLiteral("claimed_value."), QStringLiteral("hidden_list[0]."),
+                                      QStringLiteral("liar."), QStringLiteral("liar"), QStringLiteral("import os\nos.path.jo")})
+            askSession(AssistRequest::atEnd(AssistKind::Complete, source)); // answered or stopped: either way
+        askSession(AssistRequest::atEnd(AssistKind::Signatures, QStringLiteral("configured(")));
+        askSession(AssistRequest::atEnd(AssistKind::Help, QStringLiteral("configured")));
+        for (const char* file : {"claim_ran", "element_ran", "class_ran", "repr_ran", "trace_ran"})
+            QCOMPARE(exists(QStringLiteral("'%1'").arg(QLatin1String(file))), QStringLiteral("False"));
+        // Still answered: a plain name of the session.
+        const AssistAnswer a = askSession(AssistRequest::atEnd(AssistKind::Complete, QStringLiteral("hidden_l")));
+        QCOMPARE(a.names(), QStringList{QStringLiteral("hidden_list")});
+        // The test can fail: reading the value does leave the file.
+        QCOMPARE(exec(QStringLiteral("sys.settrace(None)\ndir(hidden_list[0])\nos.path.exists('element_ran')")).result.value_or(QString()),
+                 QStringLiteral("True"));
     }
 
     void whileACellRunsTheServiceAnswers()

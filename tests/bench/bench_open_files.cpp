@@ -89,6 +89,32 @@ int main(int argc, char** argv)
                 double(QFileInfo(py).size()) / 1e6, double(QFileInfo(nb).size()) / 1e6, qPrintable(bench::loadAverage()));
     std::printf("| file | way | whole ms | longest event-loop stall ms | event-loop ticks |\n|---|---|---|---|---|\n");
 
+    {
+        // Where the GUI thread's time goes once the text is there.
+        CodeEditor editor;
+        const double set = bench::timeMs([&] { editor.setText(text); });
+        const double separators = bench::timeMs([&] { editor.updateCellSeparators(); });
+        std::printf("| 50 MB text | CodeEditor::setText alone | %.0f | %.0f | 0 |\n", set, set);
+        std::printf("| 50 MB text | CodeEditor::updateCellSeparators alone | %.0f | %.0f | 0 |\n", separators, separators);
+        // In pieces, as tried for issue 26: each insert costs more as the document grows.
+        CodeEditor pieces;
+        pieces.show();
+        double worst = 0, first = 0;
+        const double whole = bench::timeMs([&] {
+            for (qsizetype at = 0; at < text.size();) {
+                const double ms = bench::timeMs([&] {
+                    const qsizetype newline = text.indexOf(u'\n', std::min(text.size() - 1, at + (1 << 20)));
+                    const qsizetype to = newline < 0 ? text.size() : newline + 1;
+                    pieces.append(text.mid(at, to - at));
+                    at = to;
+                    QCoreApplication::processEvents();
+                });
+                first = first == 0 ? ms : first;
+                worst = std::max(worst, ms);
+            }
+        });
+        std::printf("| 50 MB text | CodeEditor::append of 1 MB pieces (the first %.0f ms) | %.0f | %.0f | - |\n", first, whole, worst);
+    }
     for (const QString& file : {nb, py}) {
         const bool isNotebook = file == nb;
         const char* name = isNotebook ? "50 MB .ipynb" : "50 MB .py";

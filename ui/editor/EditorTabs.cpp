@@ -45,32 +45,57 @@ EditorPage* EditorTabs::openFile(const QString& path, QString* error)
             return page(i);
         }
     // Read and decoded on a worker thread (core/files/FileRead: a regular file within the limit),
-    // so a big or hostile file neither freezes the window nor fills the memory.
+    // so a big or hostile file neither freezes the window nor fills the memory; then put into
+    // the editor piece by piece.
     const QString name = QFileInfo(path).fileName();
+    const Language language = languageFromTitle(name).value_or(Language::Python);
     FileReadControl control;
     FileRead::Result read;
     QString text;
-    OpenProgress::run(window(), tr("Opening %1 (%2)…").arg(name, FileRead::sizeText(QFileInfo(path).size())), control,
-                      [&] {
-                          read = FileRead::read(path, kMaxFileBytes, &control);
-                          if (read.ok() && !control.cancel)
-                              text = QString::fromUtf8(std::exchange(read.bytes, {}));
-                      });
+    EditorPage* page = nullptr;
+    qsizetype at = 0;
+    OpenProgress::run(
+        window(), tr("Opening %1 (%2)…").arg(name, FileRead::sizeText(QFileInfo(path).size())), control,
+        [&] {
+            read = FileRead::read(path, kMaxFileBytes, &control);
+            if (read.ok() && !control.cancel)
+                text = QString::fromUtf8(std::exchange(read.bytes, {}));
+        },
+        [&] { return !read.ok() || loadStep(&page, language, text, name, &at, control); });
     if (read.cancelled || control.cancel) {
+        if (page)
+            closePage(indexOf(page));
         if (error)
             error->clear(); // the user's own choice: nothing to warn about
         return nullptr;
     }
-    if (!read.ok()) {
+    if (!read.ok() || !page) {
         if (error)
             *error = read.error + u'.';
         return nullptr;
     }
-    const Language language = languageFromTitle(QFileInfo(path).fileName()).value_or(Language::Python);
-    EditorPage* page = newTab(language, text, QFileInfo(path).fileName());
     page->setSource(FileSource{absolute});
     page->setModified(false);
     return page;
+}
+
+bool EditorTabs::loadStep(EditorPage** page, Language language, const QString& text, const QString& title,
+                          qsizetype* at, FileReadControl& control)
+{
+    // First the empty tab (the dialog says the text is going in), then the text in one go
+    // (CodeEditor::loadText says why not in pieces).
+    if (!*page) {
+        *page = newTab(language, {}, title);
+        control.total = std::max<qsizetype>(text.size(), 1);
+        control.done = 0;
+        return false;
+    }
+    (*page)->editor()->loadText(text);
+    *at = text.size();
+    control.done = control.total.load();
+    (*page)->editor()->setCursorPosition(0, 0);
+    (*page)->setModified(false);
+    return true;
 }
 
 bool EditorTabs::savePage(EditorPage* page, const QString& path, QString* error)

@@ -104,23 +104,28 @@ EditorPage* NotebookFiles::open(const QString& path, QString* error)
     QString text;
     FileReadControl control;
     const QString name = QFileInfo(path).fileName();
-    OpenProgress::run(m_window, tr("Opening the notebook %1 (%2)…").arg(name, FileRead::sizeText(QFileInfo(path).size())),
-                      control, [&] {
-                          notebook = IpynbReader::readFile(path, &why, &control);
-                          if (notebook && !control.cancel)
-                              text = PercentFormat::toText(notebook->cells, notebook->language);
-                      });
+    EditorPage* page = nullptr;
+    qsizetype at = 0;
+    OpenProgress::run(
+        m_window, tr("Opening the notebook %1 (%2)…").arg(name, FileRead::sizeText(QFileInfo(path).size())), control,
+        [&] {
+            notebook = IpynbReader::readFile(path, &why, &control);
+            if (notebook && !control.cancel)
+                text = PercentFormat::toText(notebook->cells, notebook->language);
+        },
+        [&] { return !notebook || m_tabs->loadStep(&page, notebook->language, text, name, &at, control); });
     if (control.cancel) {
+        if (page)
+            m_tabs->closePage(m_tabs->indexOf(page));
         if (error)
             error->clear(); // the user's own choice: nothing to warn about
         return nullptr;
     }
-    if (!notebook) {
+    if (!notebook || !page) {
         if (error)
             *error = tr("%1 cannot be opened as a notebook. %2").arg(name, why);
         return nullptr;
     }
-    EditorPage* page = m_tabs->newTab(notebook->language, text, name);
     page->setSource(FileSource{absolute});
     page->setModified(false);
     remember(page, *notebook);

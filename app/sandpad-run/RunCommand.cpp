@@ -6,6 +6,7 @@
 #include "core/charts/ChartSpec.h"
 #include "core/documents/DocumentStore.h"
 #include "core/engine/Executor.h"
+#include "core/files/FileRead.h"
 #include "core/providers/ProviderRegistry.h"
 #include "core/run/ExecutionRequest.h"
 #include "core/sandbox/Deadline.h"
@@ -32,6 +33,9 @@
 namespace sandpad {
 
 namespace {
+
+// The code a run or --save reads (FILE or -): as much as a document import takes.
+constexpr qint64 kMaxCodeBytes = 64ll << 20;
 
 // stdout or stderr. On a terminal, text is written with its control characters escaped (a
 // snippet's output must not drive the user's terminal); into a pipe or file, exactly.
@@ -412,10 +416,11 @@ int RunCommand::exec(const QStringList& arguments)
         return Ok;
     }
     if (parser.isSet(saveOpt)) {
-        QFile file(parser.value(saveOpt));
-        if (!file.open(QIODevice::ReadOnly))
-            return usageError(QStringLiteral("cannot read %1: %2").arg(file.fileName(), file.errorString()));
-        const QString content = QString::fromUtf8(file.readAll());
+        const QFile file(parser.value(saveOpt));
+        const FileRead::Result read = FileRead::read(file.fileName(), kMaxCodeBytes);
+        if (!read.ok())
+            return usageError(read.error);
+        const QString content = QString::fromUtf8(read.bytes);
         QString documentId, revisionId;
         if (parser.isSet(documentOpt)) {
             const auto revision = documents.save(parser.value(documentOpt), content);
@@ -468,13 +473,23 @@ int RunCommand::exec(const QStringList& arguments)
             QFile in;
             if (!in.open(stdin, QIODevice::ReadOnly))
                 return usageError(QStringLiteral("cannot read standard input"));
-            code = in.readAll();
+            // Bounded like a file: `cat /dev/zero | sandpad-run -` ends with a message.
+            while (code.size() <= kMaxCodeBytes) {
+                const QByteArray chunk = in.read(kMaxCodeBytes + 1 - code.size());
+                if (chunk.isEmpty())
+                    break;
+                code += chunk;
+            }
+            if (code.size() > kMaxCodeBytes)
+                return usageError(QStringLiteral("the code on standard input is over the limit of %1")
+                                      .arg(FileRead::sizeText(kMaxCodeBytes)));
             title = QStringLiteral("<stdin>");
         } else {
-            QFile file(path);
-            if (!file.open(QIODevice::ReadOnly))
-                return usageError(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
-            code = file.readAll();
+            // A regular file within the limit: a FIFO or /dev/zero is refused, never waited on or read.
+            FileRead::Result read = FileRead::read(path, kMaxCodeBytes);
+            if (!read.ok())
+                return usageError(read.error);
+            code = std::move(read.bytes);
             title = QFileInfo(path).fileName();
         }
         std::optional<Language> language;

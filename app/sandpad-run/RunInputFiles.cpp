@@ -1,5 +1,7 @@
 #include "RunInputFiles.h"
 
+#include "core/files/FileRead.h"
+
 #include <QFile>
 #include <QFileInfo>
 
@@ -12,7 +14,8 @@ namespace sandpad {
 
 namespace {
 
-// Reads a regular file of at most `limit` bytes; the size is checked before reading.
+// Reads a regular file of at most `limit` bytes (core/files/FileRead: the size is checked before
+// reading, and on the opened descriptor, so a FIFO swapped in is never waited on).
 QString readBounded(const QString& path, const QString& what, qint64 limit, QByteArray* out)
 {
     const QFileInfo info(path);
@@ -22,12 +25,10 @@ QString readBounded(const QString& path, const QString& what, qint64 limit, QByt
         return QStringLiteral("%1 %2 is not a regular file").arg(what, path);
     if (info.size() > limit)
         return QStringLiteral("%1 %2 is %3 bytes; the limit is %4 bytes").arg(what, path).arg(info.size()).arg(limit);
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return QStringLiteral("cannot read %1 %2: %3").arg(what, path, file.errorString());
-    *out = file.read(limit + 1);
-    if (out->size() > limit)
-        return QStringLiteral("%1 %2 is over the limit of %3 bytes").arg(what, path).arg(limit);
+    FileRead::Result read = FileRead::read(path, limit);
+    if (!read.ok())
+        return QStringLiteral("%1: %2").arg(what, read.error);
+    *out = std::move(read.bytes);
     return {};
 }
 

@@ -1,5 +1,6 @@
 #include "core/documents/DocumentFiles.h"
 
+#include "core/files/FileRead.h"
 #include "core/language/Language.h"
 
 #include <QFile>
@@ -19,19 +20,13 @@ std::optional<Document> DocumentFiles::importFile(const QString& path, const QSt
                       .arg(finalTitle, QFileInfo(finalTitle).suffix());
         return std::nullopt;
     }
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        m_error = QStringLiteral("cannot read %1: %2").arg(path, file.errorString());
+    // A regular file within the limit (no FIFO, device or link to one: core/files/FileRead).
+    const FileRead::Result file = FileRead::read(path, kMaxImportBytes);
+    if (!file.ok()) {
+        m_error = file.error;
         return std::nullopt;
     }
-    if (file.size() > kMaxImportBytes) {
-        m_error = QStringLiteral("%1 is too large to import (%2 bytes; the limit is %3)")
-                      .arg(path)
-                      .arg(file.size())
-                      .arg(kMaxImportBytes);
-        return std::nullopt;
-    }
-    const QByteArray bytes = file.readAll();
+    const QByteArray& bytes = file.bytes;
     QStringDecoder decoder(QStringDecoder::Utf8);
     const QString content = decoder.decode(bytes);
     if (decoder.hasError()) {

@@ -17,20 +17,72 @@ namespace {
 constexpr int kMaxNameChars = 1024;
 constexpr int kNamedNotices = 5; // then "and N more"
 
+bool isUnsafe(QChar::Category category)
+{
+    return category == QChar::Other_Control || category == QChar::Other_Format;
+}
+
 QString shown(const QString& name)
 {
     return name.size() > 80 ? name.left(77) + QStringLiteral("...") : name;
+}
+
+// A name the wrapper did not escape (a forged or older result), made safe to show in a notice:
+// control and format characters and lone surrogates as \u{XXXX}, so the notice is still given.
+QString escaped(const QString& name)
+{
+    QString out;
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        const QChar c = name.at(i);
+        if (c.isHighSurrogate() && i + 1 < name.size() && name.at(i + 1).isLowSurrogate()) {
+            const char32_t code = QChar::surrogateToUcs4(c, name.at(i + 1));
+            if (isUnsafe(QChar::category(code)))
+                out += QStringLiteral("\\u{%1}").arg(uint(code), 4, 16, QLatin1Char('0'));
+            else
+                out += name.mid(i, 2);
+            ++i;
+        } else if (c.isSurrogate() || isUnsafe(c.category())) {
+            out += QStringLiteral("\\u{%1}").arg(c.unicode(), 4, 16, QLatin1Char('0'));
+        } else {
+            out += c;
+        }
+    }
+    return shown(out);
 }
 
 } // namespace
 
 bool ArtifactCollector::isSafeName(const QString& name)
 {
-    if (name.isEmpty() || name.size() > kMaxNameChars || name.startsWith(u'/') || name.contains(u'\\'))
+    if (name.isEmpty() || name.size() > kMaxNameChars || name.startsWith(u'/'))
         return false;
-    for (const QChar c : name)
-        if (c.category() == QChar::Other_Control || c.category() == QChar::Other_Format)
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        const QChar c = name.at(i);
+        if (c.isHighSurrogate() && i + 1 < name.size() && name.at(i + 1).isLowSurrogate()) {
+            const char32_t code = QChar::surrogateToUcs4(c, name.at(i + 1));
+            if (isUnsafe(QChar::category(code)))
+                return false;
+            ++i;
+            continue;
+        }
+        // Raw control and format characters, and lone surrogates (a name that was not UTF-8),
+        // come escaped by the wrapper; unescaped, the name is refused.
+        if (c.isSurrogate() || isUnsafe(c.category()))
             return false;
+        if (c == u'\\') { // only the wrapper's escapes: a doubled backslash, or \xHH
+            if (name.mid(i, 2) == u"\\\\") {
+                ++i;
+                continue;
+            }
+            auto hex = [&](qsizetype at) {
+                const QChar h = at < name.size() ? name.at(at) : QChar();
+                return (h >= u'0' && h <= u'9') || (h >= u'a' && h <= u'f');
+            };
+            if (i + 3 >= name.size() || name.at(i + 1) != u'x' || !hex(i + 2) || !hex(i + 3))
+                return false;
+            i += 3;
+        }
+    }
     for (const QStringView part : QStringView(name).split(u'/'))
         if (part.isEmpty() || part == u"." || part == u"..")
             return false;
@@ -59,7 +111,8 @@ QList<RunArtifact> ArtifactCollector::collect(const QJsonArray& listed, const QJ
         const QString file = o.value(QStringLiteral("file")).toString();
         const qint64 size = qint64(o.value(QStringLiteral("size")).toDouble(-1));
         if (!isSafeName(name) || !frameName.match(file).hasMatch() || size < 0) {
-            other << QStringLiteral("an entry with an invalid name was ignored");
+            other << (name.isEmpty() ? QStringLiteral("an entry with an invalid name was ignored")
+                                     : QStringLiteral("%1: an entry with an invalid name was ignored").arg(escaped(name)));
             continue;
         }
         // Counted before the file is read: the declared size must fit what is left.
@@ -98,16 +151,16 @@ QList<RunArtifact> ArtifactCollector::collect(const QJsonArray& listed, const QJ
             unnamed += std::clamp<qint64>(size, 0, L::artifactEntriesPerRun);
             continue;
         }
-        if (!isSafeName(name))
-            continue;
+        // A name that is not safe is still named (escaped): a thing left out is never silent.
+        const QString shownName = isSafeName(name) ? shown(name) : escaped(name);
         if (reason == u"bytes")
-            overBytes << QStringLiteral("%1 (%2)").arg(shown(name), L::bytesText(size));
+            overBytes << QStringLiteral("%1 (%2)").arg(shownName, L::bytesText(size));
         else if (reason == u"files")
-            overFiles << name;
+            overFiles << shownName;
         else if (reason == u"a symbolic link")
-            other << QStringLiteral("%1 is a symbolic link (files are read without following links)").arg(shown(name));
+            other << QStringLiteral("%1 is a symbolic link (files are read without following links)").arg(shownName);
         else
-            other << QStringLiteral("%1 is not a regular file").arg(shown(name));
+            other << QStringLiteral("%1 is not a regular file").arg(shownName);
     }
     if (!notices)
         return kept;

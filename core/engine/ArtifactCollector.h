@@ -19,10 +19,13 @@ class Sandbox;
 class ArtifactCollector {
 public:
     // `listed`/`omitted`: result.json's "artifacts" and "artifacts_omitted". Returns the kept
-    // artifacts; *notices gets one line per thing not kept, naming the limit or the reason.
+    // artifacts; *notices gets one line per thing not kept, naming the limit or the reason (a
+    // name the wrapper did not escape is named escaped, never left out of the notice).
     static QList<RunArtifact> collect(const QJsonArray& listed, const QJsonArray& omitted, const QString& outDir,
                                       Sandbox& sandbox, QStringList* notices);
-    // A relative '/'-separated path with no empty, "." or ".." part and no control character.
+    // A relative '/'-separated path with no empty, "." or ".." part, no control or format
+    // character and no lone surrogate, whose backslashes are the wrapper's escapes (a doubled
+    // backslash, or \xHH for a byte that is not UTF-8 or belongs to a control character).
     static bool isSafeName(const QString& name);
     static QString mimeType(const QString& name, const QByteArray& content);
 };

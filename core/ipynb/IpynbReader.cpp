@@ -1,5 +1,7 @@
 #include "core/ipynb/IpynbReader.h"
 
+#include "core/files/FileRead.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QJsonDocument>
@@ -171,14 +173,20 @@ std::optional<Notebook> IpynbReader::read(const QByteArray& bytes, QString* erro
     return notebook;
 }
 
-std::optional<Notebook> IpynbReader::readFile(const QString& path, QString* error)
+std::optional<Notebook> IpynbReader::readFile(const QString& path, QString* error, FileReadControl* control)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        fail(error, tr("Cannot open %1: %2").arg(path, file.errorString()));
+    FileRead::Result file = FileRead::read(path, kMaxFileBytes, control);
+    if (file.cancelled) {
+        if (error)
+            error->clear();
         return std::nullopt;
     }
-    return read(file.readAll(), error);
+    if (!file.ok()) {
+        fail(error, file.error + u'.');
+        return std::nullopt;
+    }
+    const QByteArray bytes = std::exchange(file.bytes, {}); // not held twice while parsing
+    return read(bytes, error);
 }
 
 } // namespace sandpad

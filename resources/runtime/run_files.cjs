@@ -5,7 +5,6 @@
 "use strict";
 
 const fs = require("node:fs");
-const path = require("node:path");
 
 const SKIP_DIRS = new Set(["node_modules", "__pycache__"]);
 const MAX_DEPTH = 16;
@@ -15,11 +14,39 @@ function key(st) {
     return `${st.ino}:${st.size}:${st.mtimeNs}`;
 }
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+const CONTROL_OR_FORMAT = /^[\p{Cc}\p{Cf}]$/u;
+
+// The name as the host gets it (as run_files.py's shown_name): printable UTF-8 as is, a backslash
+// doubled, a control or format character and a byte that is not UTF-8 as \xHH per byte.
+function shownName(bytes) {
+    const hex = (from, to) => Array.from(bytes.subarray(from, to), (b) => "\\x" + b.toString(16).padStart(2, "0")).join("");
+    let out = "";
+    for (let i = 0; i < bytes.length;) {
+        const lead = bytes[i];
+        const length = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+        let ch = null;
+        try {
+            ch = UTF8.decode(bytes.subarray(i, i + length)); // refuses overlong forms and surrogates
+        } catch { /* not UTF-8 */ }
+        if (ch === null || [...ch].length !== 1) {
+            out += hex(i, i + 1);
+            i += 1;
+            continue;
+        }
+        out += ch === "\\" ? "\\\\" : CONTROL_OR_FORMAT.test(ch) ? hex(i, i + length) : ch;
+        i += length;
+    }
+    return out;
+}
+
 // visit(name, fullPath, lstat) for every entry under dir, sorted, at most budget.left entries.
+// Names are read as bytes (a name that is not UTF-8 is still found, and shown escaped); `name`
+// is the shown one, `fullPath` a Buffer.
 function walk(dir, prefix, depth, visit, budget) {
     let names;
     try {
-        names = fs.readdirSync(dir).sort();
+        names = fs.readdirSync(dir, { encoding: "buffer" }).sort(Buffer.compare);
     } catch {
         return;
     }
@@ -27,18 +54,19 @@ function walk(dir, prefix, depth, visit, budget) {
         if (budget.left <= 0)
             return;
         budget.left--;
-        const full = path.join(dir, entry);
+        const full = Buffer.concat([Buffer.isBuffer(dir) ? dir : Buffer.from(dir), Buffer.from("/"), entry]);
         let st;
         try {
             st = fs.lstatSync(full, { bigint: true });
         } catch {
             continue;
         }
+        const shown = shownName(entry);
         if (st.isDirectory()) {
-            if (!SKIP_DIRS.has(entry) && depth < MAX_DEPTH)
-                walk(full, prefix + entry + "/", depth + 1, visit, budget);
+            if (!SKIP_DIRS.has(entry.toString("latin1")) && depth < MAX_DEPTH)
+                walk(full, prefix + shown + "/", depth + 1, visit, budget);
         } else {
-            visit(prefix + entry, full, st);
+            visit(prefix + shown, full, st);
         }
     }
 }
@@ -152,4 +180,4 @@ function collect(cwd, emit, manifest, before) {
     return { artifacts, artifacts_omitted: named };
 }
 
-module.exports = { prepare, collect, snapshot };
+module.exports = { prepare, collect, snapshot, shownName };

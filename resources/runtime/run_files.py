@@ -16,6 +16,7 @@ import builtins
 import os
 import stat
 import sys
+import unicodedata
 
 NO_INPUT = "this run has no input: give it in the Input box or with --stdin"
 _SKIP_DIRS = ("__pycache__", "node_modules")
@@ -77,6 +78,24 @@ def _walk(dir_fd, prefix, depth, visit, budget):
                 os.close(sub)
         else:
             visit(name, dir_fd, entry.name, st)
+
+
+def shown_name(name):
+    """The name as the host gets it: printable UTF-8 as is; a backslash doubled; a control or
+    format character and a byte that is not UTF-8 as \\xHH per byte. Lossless and distinct, valid
+    JSON, and nothing in it can drive a terminal (docs/runtime-protocol.md, "Artifacts")."""
+    out = []
+    for ch in os.fsencode(name).decode("utf-8", "surrogateescape"):
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8
+            out.append("\\x%02x" % (code - 0xDC00))
+        elif ch == "\\":
+            out.append("\\\\")
+        elif unicodedata.category(ch) in ("Cc", "Cf"):
+            out.append("".join("\\x%02x" % b for b in ch.encode("utf-8")))
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def _key(st):
@@ -144,12 +163,13 @@ def collect(cwd, emit, manifest, before):
     used = [0]
     budget = [max_entries]
 
-    def visit(name, dir_fd, entry_name, st):
+    def visit(raw_name, dir_fd, entry_name, st):
+        name = shown_name(raw_name)
         if not stat.S_ISREG(st.st_mode):
             kind = "a symbolic link" if stat.S_ISLNK(st.st_mode) else "not a regular file"
             omitted.append({"name": name, "size": 0, "reason": kind})
             return
-        if before.get(name) == _key(st):
+        if before.get(raw_name) == _key(st):
             return  # an input file or an earlier execution's, unchanged
         if len(artifacts) >= max_files:
             omitted.append({"name": name, "size": st.st_size, "reason": "files"})

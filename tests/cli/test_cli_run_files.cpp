@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QStringDecoder>
 #include <QTest>
 
 using namespace sandpad;
@@ -76,6 +77,30 @@ private slots:
         artifacts = r.json().value(QStringLiteral("artifacts")).toArray();
         QCOMPARE(artifacts[0].toObject().value(QStringLiteral("path")).toString(), QDir(dir).absoluteFilePath(QStringLiteral("big.bin")));
         QCOMPARE(read(dir + QStringLiteral("/big.bin")).size(), 2 << 20);
+    }
+
+    // Issue 26: names that are not UTF-8. --json is strict JSON (valid UTF-8, no lone surrogate)
+    // and names them losslessly, escaped (docs/runtime-protocol.md, "Artifacts"); --artifacts-dir
+    // writes two files whose names differ only there as two files (before: both as U+FFFD, the
+    // second "exists already").
+    void namesThatAreNotUtf8()
+    {
+        const QString code = file(QStringLiteral("names.py"), "open(b'caf\\xe9.txt', 'w').write('1')\n"
+                                                               "open('caf\\ufffd.txt', 'w').write('2')\n");
+        const QString dir = m_cli.path(QStringLiteral("names-out"));
+        const Result r = cli({QStringLiteral("--json"), QStringLiteral("--artifacts-dir"), dir, code});
+        QCOMPARE(r.exitCode, 0);
+        QStringDecoder utf8(QStringDecoder::Utf8);
+        utf8.decode(r.out);
+        QVERIFY2(!utf8.hasError(), r.out.constData());
+        QVERIFY2(!r.out.contains("\\ud"), r.out.constData()); // no escaped lone surrogate either
+        const QJsonArray artifacts = r.json().value(QStringLiteral("artifacts")).toArray();
+        QCOMPARE(artifacts.size(), 2);
+        QCOMPARE(artifacts[0].toObject().value(QStringLiteral("name")).toString(), QStringLiteral("caf\\xe9.txt"));
+        QCOMPARE(artifacts[1].toObject().value(QStringLiteral("name")).toString(), QStringLiteral("caf\uFFFD.txt"));
+        QCOMPARE(read(dir + QStringLiteral("/caf\\xe9.txt")), QByteArray("1"));
+        QCOMPARE(read(dir + QStringLiteral("/caf\uFFFD.txt")), QByteArray("2"));
+        QVERIFY2(!r.err.contains("exists already"), r.err.constData());
     }
 
     void badInputIsAUsageError()

@@ -55,6 +55,38 @@ private slots:
         QVERIFY(!ArtifactCollector::isSafeName(QStringLiteral("a\u202Eb"))); // a bidi override
     }
 
+    // Issue 26: the wrapper's escapes (a byte that is not UTF-8, a control character, a
+    // backslash) are names; a lone surrogate (an unescaped name that was not UTF-8) is not, nor
+    // is a backslash that is no escape. Emoji (surrogate pairs) are fine.
+    void escapedNames()
+    {
+        for (const char* good : {"caf\\xe9.txt", "ctl\\x01\\x1b[31m", "a\\\\b", "\\xe2\\x80\\xaeevil", "caf\xef\xbf\xbd",
+                                 "\xf0\x9f\x98\x80.png"})
+            QVERIFY2(ArtifactCollector::isSafeName(QString::fromUtf8(good)), good);
+        for (const char* bad : {"a\\q", "a\\x1", "a\\xE9", "a\\", "a\\\\\\"})
+            QVERIFY2(!ArtifactCollector::isSafeName(QString::fromUtf8(bad)), bad);
+        QVERIFY(!ArtifactCollector::isSafeName(QStringLiteral("caf") + QChar(0xdce9) + QStringLiteral(".txt")));
+        QVERIFY(!ArtifactCollector::isSafeName(QString(QChar(0xd83d)) + QStringLiteral("x")));
+    }
+
+    // Issue 26: a link or FIFO whose name holds control characters (unescaped: a forged result)
+    // is still named in the notice, escaped; before, it was left out without a word.
+    void unsafeOmittedNamesAreStillNoticed()
+    {
+        MapSandbox box;
+        const QJsonArray omitted{QJsonObject{{"name", "link\x1b]0;owned\x07"}, {"size", 0}, {"reason", "a symbolic link"}},
+                                 QJsonObject{{"name", "fifo\n"}, {"size", 0}, {"reason", "not a regular file"}},
+                                 QJsonObject{{"name", QStringLiteral("big") + QChar(0xdcff)}, {"size", 1e12}, {"reason", "bytes"}}};
+        QStringList notices;
+        ArtifactCollector::collect({}, omitted, QStringLiteral("/w/out"), box, &notices);
+        const QString all = notices.join(u'\n');
+        QVERIFY2(all.contains(QStringLiteral("link\\u{001b}]0;owned\\u{0007} is a symbolic link")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("fifo\\u{000a} is not a regular file")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("big\\u{dcff} (")), qPrintable(all));
+        for (const QChar c : all)
+            QVERIFY2(c == u'\n' || (c.category() != QChar::Other_Control && !c.isSurrogate()), qPrintable(all));
+    }
+
     void keptHashedTypedAndRefused()
     {
         MapSandbox box;

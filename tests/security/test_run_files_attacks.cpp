@@ -95,6 +95,40 @@ private slots:
         QVERIFY2(r.stderrText.contains(QStringLiteral("fifo is not a regular file")), qPrintable(r.stderrText));
     }
 
+    // Issue 26: names with control characters and names that are not UTF-8. A link or a FIFO so
+    // named is still named in its notice, escaped (before: left out without a word); files so
+    // named come back under the documented escaped name (\xHH per byte, a backslash doubled),
+    // distinct from each other and from U+FFFD (before: lone surrogates, and control characters
+    // refused). Python and JavaScript alike.
+    void namesWithControlCharactersOrNotUtf8()
+    {
+        QFETCH_GLOBAL(bool, pooled);
+        const QString python = QStringLiteral(
+            "import os\n"
+            "os.symlink('/etc/passwd', 'link\\x1b]0;owned\\x07')\nos.mkfifo(b'fifo\\x1b[2J')\n"
+            "open(b'caf\\xe9.txt', 'w').write('1')\nopen('caf\\ufffd.txt', 'w').write('2')\n"
+            "open('ctl\\x01.txt', 'w').write('3')\nopen('back\\\\slash.txt', 'w').write('4')\n");
+        const QString javascript = QStringLiteral(
+            "const fs = require('node:fs');\n"
+            "fs.symlinkSync('/etc/passwd', 'link\\x1b]0;owned\\x07');\n"
+            "require('node:child_process').execFileSync('mkfifo', [Buffer.from('fifo\\x1b[2J')]);\n"
+            "fs.writeFileSync(Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x2e, 0x74, 0x78, 0x74]), '1');\n"
+            "fs.writeFileSync('caf\\ufffd.txt', '2');\nfs.writeFileSync('ctl\\x01.txt', '3');\n"
+            "fs.writeFileSync('back\\\\slash.txt', '4');\n");
+        for (const Language language : {Language::Python, Language::JavaScript}) {
+            const ExecutionResult r = m_local.run(
+                pooled, LocalRunFixture::request(language, language == Language::Python ? python : javascript,
+                                                 QStringLiteral("names"), 120),
+                LocalRunFixture::PoolUse::Unchecked);
+            QVERIFY2(r.status == RunStatus::Success, qPrintable(describeResult(r)));
+            QCOMPARE(artifactNames(r), (QStringList{QStringLiteral("back\\\\slash.txt"), QStringLiteral("caf\\xe9.txt"),
+                                                    QStringLiteral("caf\uFFFD.txt"), QStringLiteral("ctl\\x01.txt")}));
+            QVERIFY2(r.stderrText.contains(QStringLiteral("link\\x1b]0;owned\\x07 is a symbolic link")), qPrintable(r.stderrText));
+            QVERIFY2(r.stderrText.contains(QStringLiteral("fifo\\x1b[2J is not a regular file")), qPrintable(r.stderrText));
+            QVERIFY2(!r.stderrText.contains(QChar(0x1b)), qPrintable(r.stderrText));
+        }
+    }
+
     // A huge sparse file is measured, not read: not returned, with the size and the limit.
     void hugeSparseFile()
     {

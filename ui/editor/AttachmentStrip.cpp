@@ -1,9 +1,10 @@
 #include "ui/editor/AttachmentStrip.h"
 
+#include "core/files/FileRead.h"
+
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -96,12 +97,14 @@ QString AttachmentStrip::attachFiles(const QStringList& paths)
             problems << tr("%1 is larger than %2").arg(path, QLocale().formattedDataSize(RunInput::maxFileBytes));
             continue;
         }
-        QFile in(path);
-        if (!in.open(QIODevice::ReadOnly)) {
-            problems << tr("cannot read %1: %2").arg(path, in.errorString());
+        // Checked again on the opened file (core/files/FileRead): swapped for a FIFO or a device
+        // since, it is refused rather than hanging or filling the memory.
+        FileRead::Result read = FileRead::read(path, RunInput::maxFileBytes);
+        if (!read.ok()) {
+            problems << read.error;
             continue;
         }
-        attachment.file.content = in.read(RunInput::maxFileBytes + 1);
+        attachment.file.content = std::move(read.bytes);
         QList<Attachment> next = m_files;
         next.removeIf([&](const Attachment& a) { return a.file.name == attachment.file.name; });
         next << attachment;

@@ -7,6 +7,7 @@
 #include <Qsci/qscistyle.h>
 #include <QApplication>
 #include <climits>
+#include <cstring>
 #include <QEvent>
 #include <QFontDatabase>
 #include <QKeyEvent>
@@ -358,15 +359,41 @@ void CodeEditor::updateCellSeparators()
     markerDeleteAll(kCellHeaderMarker);
     markerDeleteAll(kCellRuleMarker);
     m_separators.clear();
-    const int count = lines();
-    for (int i = 0; i < count; ++i) {
-        if (!isCellSeparator(text(i)))
+    // Only a line holding "%%" can be a separator: those are found in the editor's own buffer
+    // (no copy), so a 50 MB file costs milliseconds after each edit, not a text() per line.
+    const auto* doc = static_cast<const char*>(SendScintillaPtrResult(SCI_GETCHARACTERPOINTER));
+    const qsizetype length = qsizetype(SendScintilla(SCI_GETLENGTH));
+    if (!doc)
+        return;
+    const char* at = doc;
+    const char* const end = doc + length;
+    int checked = -1;
+    while (at < end) {
+        const void* hit = ::memmem(at, size_t(end - at), "%%", 2);
+        if (!hit)
+            break;
+        const auto* h = static_cast<const char*>(hit);
+        const int line = int(SendScintilla(SCI_LINEFROMPOSITION, ulong(h - doc)));
+        at = h + 2;
+        if (line == checked)
             continue;
-        m_separators.append(i);
-        markerAdd(i, kCellHeaderMarker);
-        if (i > 0)
-            markerAdd(i - 1, kCellRuleMarker);
+        checked = line;
+        if (!isCellSeparator(text(line)))
+            continue;
+        m_separators.append(line);
+        markerAdd(line, kCellHeaderMarker);
+        if (line > 0)
+            markerAdd(line - 1, kCellRuleMarker);
     }
+}
+
+void CodeEditor::loadText(const QString& text)
+{
+    SendScintilla(SCI_SETUNDOCOLLECTION, 0ul);
+    setText(text);
+    SendScintilla(SCI_SETUNDOCOLLECTION, 1ul);
+    SendScintilla(SCI_EMPTYUNDOBUFFER);
+    updateCellSeparators();
 }
 
 CodeEditor::Cell CodeEditor::currentCell() const

@@ -48,6 +48,12 @@ public:
     // Re-scans the text for cell separators now (normally done shortly after each edit).
     void updateCellSeparators();
 
+    // A file's text, opened: set without recording undo (a copy of 50 MB less), undo starting
+    // from it, the cells marked. Not in pieces: QScintilla's cost per insert grows with the
+    // document (50 pieces of 1 MB took 27 s, the longest 1.4-2 s: tests/bench/bench_open_files),
+    // so one setText is the shortest stall; the file limit (EditorTabs::kMaxFileBytes) bounds it.
+    void loadText(const QString& text);
+
     // Ctrl+/: comments the selected lines (or the cursor's line) out with the language's line
     // comment, or back in when every non-blank one is commented already.
     void toggleComment();

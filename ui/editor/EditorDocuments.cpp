@@ -10,6 +10,7 @@
 
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QPointer>
 #include <QPushButton>
@@ -56,7 +57,9 @@ EditorPage* EditorDocuments::openFile(const QString& path)
 {
     QString error;
     EditorPage* page = openFileQuietly(path, &error);
-    if (!page)
+    if (!page && error.isEmpty()) // cancelled: said, not warned about
+        emit statusMessage(tr("Opening %1 was cancelled").arg(QFileInfo(path).fileName()), 5000);
+    else if (!page)
         QMessageBox::warning(m_window, tr("Open"), error);
     return page;
 }

@@ -34,7 +34,8 @@ public:
     // Files. openFile warns in a message box and returns null when the file cannot be read.
     void openFileWithDialog();
     EditorPage* openFile(const QString& path);
-    // The same without the message box: null with *error set.
+    // The same without the message box: null with *error set (empty: the user cancelled). Files
+    // are read off the GUI thread, regular files within a limit only (EditorTabs::openFile).
     EditorPage* openFileQuietly(const QString& path, QString* error);
     // A document tab: a new revision; otherwise a file (askPath, or no file yet: a dialog).
     bool saveCurrent(bool askPath);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/files/FileRead.h"
 #include "core/language/Language.h"
 
 #include <QTabWidget>
@@ -18,8 +19,19 @@ public:
 
     EditorPage* newTab(Language language = Language::Python, const QString& text = {},
                        const QString& title = {});
-    // Opens a file in a new tab (or focuses the tab that has it). Returns null with *error set.
+    // Opens a file in a new tab (or focuses the tab that has it), read off the GUI thread with a
+    // progress dialog and Cancel for a big one (OpenProgress). Returns null with *error set, or
+    // with *error empty when the user cancelled. Regular files of at most kMaxFileBytes only.
     EditorPage* openFile(const QString& path, QString* error = nullptr);
+
+    // 64 MiB, as a document import (DocumentFiles::kMaxImportBytes): the editor holds a file of
+    // that size in about half a GiB.
+    static constexpr qint64 kMaxFileBytes = 64ll << 20;
+    // One step of opening a text as a new tab (OpenProgress's guiStep): the first makes the tab
+    // (*page), the next puts the text in (*at: how much is in), reporting to control.done/total;
+    // true once all of it is in (the tab unmodified, its undo starting there).
+    bool loadStep(EditorPage** page, Language language, const QString& text, const QString& title, qsizetype* at,
+                  FileReadControl& control);
     // Writes the page to its file (or to path, which becomes its file; a revision tab stays one).
     bool savePage(EditorPage* page, const QString& path, QString* error = nullptr);
     // Closes without asking; callers check isModified() first.

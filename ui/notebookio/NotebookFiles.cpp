@@ -8,6 +8,7 @@
 #include "ui/editor/CodeEditor.h"
 #include "ui/editor/EditorPage.h"
 #include "ui/editor/EditorTabs.h"
+#include "ui/editor/OpenProgress.h"
 #include "ui/notebookio/CellRuns.h"
 
 #include <QDir>
@@ -96,15 +97,35 @@ EditorPage* NotebookFiles::open(const QString& path, QString* error)
             m_tabs->setCurrentIndex(i);
             return p;
         }
+    // Read, parsed and turned into the tab's text on a worker thread (a 50 MB notebook takes
+    // seconds): the window keeps running, a big one shows progress and Cancel.
     QString why;
-    const auto notebook = IpynbReader::readFile(path, &why);
-    if (!notebook) {
+    std::optional<Notebook> notebook;
+    QString text;
+    FileReadControl control;
+    const QString name = QFileInfo(path).fileName();
+    EditorPage* page = nullptr;
+    qsizetype at = 0;
+    OpenProgress::run(
+        m_window, tr("Opening the notebook %1 (%2)…").arg(name, FileRead::sizeText(QFileInfo(path).size())), control,
+        [&] {
+            notebook = IpynbReader::readFile(path, &why, &control);
+            if (notebook && !control.cancel)
+                text = PercentFormat::toText(notebook->cells, notebook->language);
+        },
+        [&] { return !notebook || m_tabs->loadStep(&page, notebook->language, text, name, &at, control); });
+    if (control.cancel) {
+        if (page)
+            m_tabs->closePage(m_tabs->indexOf(page));
         if (error)
-            *error = tr("%1 cannot be opened as a notebook. %2").arg(QFileInfo(path).fileName(), why);
+            error->clear(); // the user's own choice: nothing to warn about
         return nullptr;
     }
-    EditorPage* page = m_tabs->newTab(notebook->language, PercentFormat::toText(notebook->cells, notebook->language),
-                                      QFileInfo(path).fileName());
+    if (!notebook || !page) {
+        if (error)
+            *error = tr("%1 cannot be opened as a notebook. %2").arg(name, why);
+        return nullptr;
+    }
     page->setSource(FileSource{absolute});
     page->setModified(false);
     remember(page, *notebook);

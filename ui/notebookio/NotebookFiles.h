@@ -34,7 +34,8 @@ public:
     CellRuns* cellRuns() const { return m_cellRuns; }
 
     // A tab of the notebook's cells (the open tab when it has this file), or null with *error
-    // set: a notebook that cannot be read opens nothing.
+    // set: a notebook that cannot be read opens nothing (*error empty: the user cancelled). Read
+    // and parsed off the GUI thread, with progress and Cancel for a big one (OpenProgress).
     EditorPage* open(const QString& path, QString* error);
     // Writes the tab as a notebook to path, which becomes the tab's file.
     bool save(EditorPage* page, const QString& path, QString* error);

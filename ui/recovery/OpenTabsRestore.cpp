@@ -58,7 +58,8 @@ EditorPage* openTab(const OpenTab& tab, EditorDocuments& documents, EditorTabs& 
         QString error;
         if (EditorPage* page = documents.openFileQuietly(tab.path, &error))
             return page;
-        return gone(error);
+        // Refused (too large, no longer a regular file) or cancelled in its progress dialog.
+        return gone(error.isEmpty() ? tr("Opening %1 was cancelled.").arg(QDir::toNativeSeparators(tab.path)) : error);
     }
     case OpenTab::Kind::Document: {
         const auto doc = store ? store->document(tab.documentId) : std::nullopt;

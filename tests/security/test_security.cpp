@@ -97,8 +97,9 @@ QList<int> ownNetworkHelpers()
     return pids;
 }
 
-// Python: `count` forked processes each start a thread running `body` (indented 8 spaces), then
-// end their main thread alone with the raw exit system call (not exit_group): the group lives on.
+// Python: `count` forked processes each start a thread running `body` (indented 8 spaces) once
+// their main thread has ended alone with the raw exit system call (not exit_group): the group
+// lives on.
 QString leaderEndsAlone(const QString& body, int count)
 {
     return QStringLiteral(
@@ -106,7 +107,10 @@ QString leaderEndsAlone(const QString& body, int count)
                "EXIT = 60 if platform.machine() == 'x86_64' else 93\n"
                "for i in range(%1):\n"
                "    if os.fork() == 0:\n"
-               "        def body():\n").arg(count)
+               "        def body():\n"
+               // Only once the main thread has ended (/proc/self is the group's leader): what the
+               // body holds is held by a group whose leader shows Z.
+               "            while open('/proc/self/stat').read().rsplit(')', 1)[1].split()[0] != 'Z': time.sleep(0.01)\n").arg(count)
            + QString(body).replace(QStringLiteral("\n        "), QStringLiteral("\n            ")).prepend(QStringLiteral("    "))
            + QStringLiteral(
                "            os._exit(0)\n"
@@ -577,7 +581,7 @@ private slots:
                    "        time.sleep(60)\n"), 4) + QStringLiteral("time.sleep(20)\nprint('not stopped')\n"), true);
         attack("node through python3", Language::JavaScript, QStringLiteral(
                    "const { spawn } = require('node:child_process');\n"
-                   "spawn('python3', ['-c', %1], { stdio: 'ignore' });\n"
+                   "spawn('python3', ['-c', %1], { stdio: 'ignore' }).unref();\n"
                    "await new Promise((r) => setTimeout(r, 20000));\n"
                    "console.log('not stopped');\n").arg(jsString(leaderEndsAlone(QStringLiteral(
                    "        b = bytearray(200 << 20)\n"

@@ -30,6 +30,7 @@ namespace {
 constexpr long kTmpfsMagic = 0x01021994;
 constexpr int kKcmpVm = 1;                  // KCMP_VM
 constexpr size_t kMaxDistinctPerSignature = 8; // kcmp calls per process at most (beyond: counted, an upper bound)
+constexpr int kMaxKcmpPerSample = 256;         // and per sample (255 identical forks would take ~2,000)
 constexpr qint64 kKiB = 1024;
 
 // The devices of the kernel's internal shmem mounts: memfds, shared anonymous mappings and SysV
@@ -549,10 +550,13 @@ SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
         std::map<std::tuple<qint64, qint64, qint64>, std::vector<size_t>> bySignature;
         for (size_t i = 1; i < live.size(); ++i) // PID 1 aside
             bySignature[{live[i].status.vmSizeKb, live[i].status.rssAnonKb, live[i].status.pteKb}].push_back(i);
+        int calls = 0;
         for (const auto& [signature, members] : bySignature) {
             std::vector<size_t> distinct; // one process of each memory seen in this group
             for (const size_t i : members) {
                 for (const size_t d : distinct) {
+                    if (++calls > kMaxKcmpPerSample)
+                        break;
                     if (::syscall(SYS_kcmp, live[d].pid, live[i].pid, kKcmpVm, 0, 0) == 0) {
                         live[i].sharesMemory = true;
                         break;

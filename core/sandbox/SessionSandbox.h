@@ -4,6 +4,7 @@
 #include "core/sandbox/Sandbox.h"
 
 #include <QByteArray>
+#include <functional>
 
 namespace sandpad {
 
@@ -31,6 +32,12 @@ public:
     {
         throw ProviderError(ProviderError::Kind::NotConfigured, QStringLiteral("This session cannot fetch values"));
     }
+    // Why the session ended by itself, if it did (the memory limit between executions, processes
+    // of an execution that could not be stopped): the reason its end is recorded with; else empty.
+    virtual QString endReason() const { return {}; }
+    // Called from any thread when the session ends by itself while none of its calls runs (the
+    // memory limit while idle): its owner ends it then. Set once, before its first execution.
+    virtual void setEndedCallback(std::function<void()> /*ended*/) {}
     // How long the session may sit idle between executions before its owner ends it (the user's
     // setting): a remote sandbox keeps its service's own timeout that far ahead. Set before each
     // execution, from that execution's thread.

@@ -162,9 +162,11 @@ struct NotebookSessionState {
             current = nullptr;
             control = nullptr;
             if (!sandbox->isAlive() || closed || restartCurrent) {
+                const QString ended = sandbox->endReason(); // e.g. the memory limit during the job
                 const QString why = closed ? QStringLiteral("ended by its owner")
                                     : restartCurrent ? QStringLiteral("restarted")
-                                                     : unanswered;
+                                    : !ended.isEmpty() ? ended
+                                                       : unanswered;
                 endSandbox(lock, language, why); // the ticket keeps the language ours
                 executions = 0;
             }
@@ -210,7 +212,8 @@ public:
             throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("The session has ended"));
         auto slot = m_state->sandboxes.find(m_language);
         if (slot != m_state->sandboxes.end() && slot->second && !slot->second->isAlive()) {
-            m_state->endSandbox(lock, m_language, QStringLiteral("its interpreter had ended"));
+            const QString ended = slot->second->endReason();
+            m_state->endSandbox(lock, m_language, ended.isEmpty() ? QStringLiteral("its interpreter had ended") : ended);
             if (m_state->closed)
                 throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("The session has ended"));
         }
@@ -253,6 +256,15 @@ public:
             if (allocations)
                 m_state->allocationRuns[m_language] = options.runId;
             m_state->providers[m_language] = m_provider->name();
+            // Ended by itself between turns (the memory limit while idle): its owner ends it now,
+            // not at the next execution. (Never called once the sandbox is destroyed; the state
+            // outlives its sandboxes.)
+            created->setEndedCallback([state = m_state.get()] {
+                std::lock_guard lock(state->mutex);
+                if (QObject* target = state->owner)
+                    QMetaObject::invokeMethod(target, [target] { static_cast<NotebookSession*>(target)->endSandboxesThatEnded(); },
+                                              Qt::QueuedConnection);
+            });
             m_state->sandboxes[m_language] = std::move(created);
             m_state->executions = 0;
         }
@@ -306,6 +318,8 @@ public:
                 why = QStringLiteral("the execution was stopped");
             else if (!outcome.limitExceeded.isEmpty())
                 why = QStringLiteral("the memory limit");
+            else if (const QString ended = sandbox->endReason(); !ended.isEmpty())
+                why = ended; // e.g. processes of the execution that could not be stopped
             else
                 why = QStringLiteral("its interpreter ended");
             if (note)
@@ -711,6 +725,27 @@ void NotebookSession::endIdle()
             if (auto ending = m_state->take(language, why))
                 endings.push_back(std::move(*ending));
         m_state->executions = 0;
+    }
+    for (auto& ending : endings)
+        m_state->finish(std::move(ending));
+}
+
+void NotebookSession::endSandboxesThatEnded()
+{
+    std::vector<NotebookSessionState::Ending> endings;
+    {
+        std::lock_guard lock(m_state->mutex);
+        if (m_state->current || m_state->serving != m_state->nextTicket)
+            return; // the turn going on (or waiting) ends it itself
+        for (Language language : {Language::Python, Language::JavaScript}) {
+            const auto it = m_state->sandboxes.find(language);
+            if (it == m_state->sandboxes.end() || !it->second || it->second->isAlive())
+                continue;
+            const QString ended = it->second->endReason();
+            if (auto ending = m_state->take(language, ended.isEmpty() ? QStringLiteral("its interpreter ended") : ended))
+                endings.push_back(std::move(*ending));
+            m_state->executions = 0;
+        }
     }
     for (auto& ending : endings)
         m_state->finish(std::move(ending));

@@ -104,7 +104,10 @@ signals:
     void assistWarmed(bool complete);
 
 private:
+    friend class SessionRunLease; // sets each sandbox's ended callback, which calls endSandboxesThatEnded
     void endIdle();
+    // A sandbox that ended by itself while no turn was going on (the memory limit while idle).
+    void endSandboxesThatEnded();
     void warmAssist();
     void sendAsk(const QByteArray& request, int timeoutMs, std::function<void(const QByteArray&, const QString&)> done);
     void askEnded();

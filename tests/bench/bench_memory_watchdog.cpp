@@ -75,6 +75,18 @@ void sampleCosts()
         {"10 processes (numpy imported, 9 forks)", forkN.arg(9).arg("pass")},
         {"256 processes (numpy imported, 255 forks)", forkN.arg(255).arg("pass")},
         {"64 processes holding 1000 descriptors each", forkN.arg(63).arg("fds = [os.pipe() for i in range(500)]"), 10},
+        // Issue 26: each main thread ended alone, a thread holds 64 MiB (read through that thread).
+        {"8 processes whose main thread ended alone", QStringLiteral(
+             "import ctypes, platform, threading\n"
+             "for i in range(8):\n"
+             "    r, w = os.pipe()\n"
+             "    if os.fork() == 0:\n"
+             "        def held():\n"
+             "            x = hold(64); os.write(w, b'x'); forever()\n"
+             "        threading.Thread(target=held).start()\n"
+             "        ctypes.CDLL(None).syscall(60 if platform.machine() == 'x86_64' else 93, 0)\n"
+             "    os.read(r, 1); os.close(r); os.close(w)\n"
+             "ready(); forever()")},
     };
     std::printf("### Cost of one sample (50 samples each, 10 for the last row, after a first one; microseconds)\n\n");
     std::printf("| sandbox | processes | counted | first sample | cheap median | p95 | full median | p95 | smaps_rollup of all, once |\n");

@@ -14,6 +14,8 @@
 #include "core/run/ExecutionRequest.h"
 #include "core/run/ExecutionResult.h"
 #include "core/run/Run.h"
+#include "core/session/NotebookSession.h"
+#include "ExecutionChecks.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -23,6 +25,7 @@
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QScopeGuard>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -39,7 +42,8 @@ using namespace sandpad;
 
 namespace {
 
-enum class Path { Cold, Prestarted };
+// Session: an execution in a notebook session (a pre-started sandbox that takes many jobs).
+enum class Path { Cold, Prestarted, Session };
 
 QString describe(const ExecutionResult& r)
 {
@@ -93,6 +97,42 @@ QList<int> ownNetworkHelpers()
     return pids;
 }
 
+// Python: `count` forked processes each start a thread running `body` (indented 8 spaces) once
+// their main thread has ended alone with the raw exit system call (not exit_group): the group
+// lives on.
+QString leaderEndsAlone(const QString& body, int count)
+{
+    return QStringLiteral(
+               "import ctypes, os, platform, threading, time\n"
+               "EXIT = 60 if platform.machine() == 'x86_64' else 93\n"
+               "for i in range(%1):\n"
+               "    if os.fork() == 0:\n"
+               "        def body():\n"
+               // Only once the main thread has ended (/proc/self is the group's leader): what the
+               // body holds is held by a group whose leader shows Z.
+               "            while open('/proc/self/stat').read().rsplit(')', 1)[1].split()[0] != 'Z': time.sleep(0.01)\n").arg(count)
+           + QString(body).replace(QStringLiteral("\n        "), QStringLiteral("\n            ")).prepend(QStringLiteral("    "))
+           + QStringLiteral(
+               "            os._exit(0)\n"
+               "        threading.Thread(target=body).start()\n"
+               "        ctypes.CDLL(None).syscall(EXIT, 0)\n");
+}
+
+// A JavaScript string literal of `text`.
+QString jsString(const QString& text)
+{
+    QString out = QStringLiteral("\"");
+    for (const QChar c : text) {
+        if (c == u'\\' || c == u'"')
+            out += u'\\';
+        if (c == u'\n')
+            out += QStringLiteral("\\n");
+        else
+            out += c;
+    }
+    return out + u'"';
+}
+
 } // namespace
 
 class TestSecurity : public QObject {
@@ -108,8 +148,15 @@ class TestSecurity : public QObject {
 
     Executor& executor(Path path) { return path == Path::Cold ? *m_cold : *m_pooled; }
 
+    std::unique_ptr<NotebookSession> m_session; // Path::Session's, new for each test function
+
     ExecutionResult run(Path path, Language language, const QString& code, int deadlineSeconds = 30)
     {
+        if (path == Path::Session) {
+            if (!m_session)
+                m_session = std::make_unique<NotebookSession>(m_pooled.get());
+            return waitForResult(m_session->execute(language, code, QStringLiteral("attack")));
+        }
         int before = 0;
         if (path == Path::Prestarted) {
             [&] { QVERIFY2(m_pooledProvider->pool().waitUntilFull(120000), "the pool did not fill"); }();
@@ -142,11 +189,14 @@ class TestSecurity : public QObject {
         QTest::addColumn<int>("language");
         QTest::addColumn<QString>("code");
     }
-    static void attack(const char* name, Language language, const QString& code)
+    static void attack(const char* name, Language language, const QString& code, bool inSession = false)
     {
-        for (Path path : {Path::Cold, Path::Prestarted})
-            QTest::newRow((QByteArray(name) + (path == Path::Cold ? "/cold" : "/pre-started")).constData())
-                << int(path) << int(language) << code;
+        for (Path path : {Path::Cold, Path::Prestarted, Path::Session}) {
+            if (path == Path::Session && !inSession)
+                continue;
+            const char* suffix = path == Path::Cold ? "/cold" : path == Path::Prestarted ? "/pre-started" : "/session";
+            QTest::newRow((QByteArray(name) + suffix).constData()) << int(path) << int(language) << code;
+        }
     }
 
 private slots:
@@ -176,8 +226,12 @@ private slots:
         m_pooled->setConfig(config);
     }
 
+    void init() { m_session.reset(); }
+    void cleanup() { m_session.reset(); }
+
     void cleanupTestCase()
     {
+        m_session.reset();
         m_pooled.reset();
         m_cold.reset();
         m_pooledProvider.reset();
@@ -510,6 +564,209 @@ private slots:
             "print('memfd', 'POSSIBLE' if rc >= 0 else errno.errorcode.get(ctypes.get_errno()))\n"));
         QVERIFY2(r.status == RunStatus::Success, qPrintable(describe(r)));
         QVERIFY2(r.stdoutText.contains(QStringLiteral("memfd ENOSYS")), qPrintable(r.stdoutText));
+    }
+
+    // ---- The process model (issue 26). A thread group is live while any of its threads is: a
+    // process whose main thread ended alone (the raw exit system call) shows Z and no memory in
+    // /proc/PID/status, yet runs, holds memory and forks.
+
+    // 1. Its memory counts (before: skipped as "a zombie"; 800 MiB held under 512 MiB and the
+    // run succeeded), on every path, also when node starts it.
+    void aProcessWhoseLeaderEndedAloneIsCounted_data()
+    {
+        attackColumns();
+        attack("python", Language::Python, leaderEndsAlone(QStringLiteral(
+                   "        b = bytearray(200 << 20)\n"
+                   "        for j in range(0, len(b), 4096): b[j] = 1\n"
+                   "        time.sleep(60)\n"), 4) + QStringLiteral("time.sleep(20)\nprint('not stopped')\n"), true);
+        attack("node through python3", Language::JavaScript, QStringLiteral(
+                   "const { spawn } = require('node:child_process');\n"
+                   "spawn('python3', ['-c', %1], { stdio: 'ignore' }).unref();\n"
+                   "await new Promise((r) => setTimeout(r, 20000));\n"
+                   "console.log('not stopped');\n").arg(jsString(leaderEndsAlone(QStringLiteral(
+                   "        b = bytearray(200 << 20)\n"
+                   "        for j in range(0, len(b), 4096): b[j] = 1\n"
+                   "        time.sleep(60)\n"), 4) + QStringLiteral("time.sleep(60)\n"))), true);
+        // Other states of a process the host must read as live and count: stopped (T), an
+        // orphan in a new session (PID 1 adopts it), a child forked by a thread of a group
+        // whose leader ended, a process running a program it cannot read (non-dumpable).
+        attack("stopped", Language::Python, QStringLiteral(
+                   "import os, signal, time\n"
+                   "for i in range(4):\n"
+                   "    if os.fork() == 0:\n"
+                   "        b = bytearray(200 << 20)\n"
+                   "        for j in range(0, len(b), 4096): b[j] = 1\n"
+                   "        os.kill(os.getpid(), signal.SIGSTOP)\n"
+                   "        os._exit(0)\n"
+                   "time.sleep(20)\nprint('not stopped')\n"), true);
+        attack("orphans in new sessions", Language::Python, QStringLiteral(
+                   "import os, time\n"
+                   "for i in range(4):\n"
+                   "    if os.fork() == 0:\n"
+                   "        os.setsid()\n"
+                   "        if os.fork() == 0:\n"
+                   "            b = bytearray(200 << 20)\n"
+                   "            for j in range(0, len(b), 4096): b[j] = 1\n"
+                   "            time.sleep(60)\n"
+                   "        os._exit(0)\n"
+                   "time.sleep(20)\nprint('not stopped')\n"), true);
+        attack("children of a thread, leader ended", Language::Python, QStringLiteral(
+                   "import ctypes, os, platform, threading, time\n"
+                   "EXIT = 60 if platform.machine() == 'x86_64' else 93\n"
+                   "if os.fork() == 0:\n"
+                   "    def spawn():\n"
+                   "        for i in range(4):\n"
+                   "            if os.fork() == 0:\n"
+                   "                b = bytearray(200 << 20)\n"
+                   "                for j in range(0, len(b), 4096): b[j] = 1\n"
+                   "                time.sleep(60); os._exit(0)\n"
+                   "        time.sleep(60); os._exit(0)\n"
+                   "    threading.Thread(target=spawn).start()\n"
+                   "    ctypes.CDLL(None).syscall(EXIT, 0)\n"
+                   "time.sleep(20)\nprint('not stopped')\n"), true);
+        attack("a program it cannot read", Language::Python, QStringLiteral(
+                   "import os, shutil, sys, time\n"
+                   "shutil.copy(os.path.realpath(sys.executable), '/tmp/hidden')\n"
+                   "os.chmod('/tmp/hidden', 0o111)\n"
+                   "for i in range(4):\n"
+                   "    if os.fork() == 0:\n"
+                   "        os.execv('/tmp/hidden', ['hidden', '-c', 'import time\\nb = bytearray(200 << 20)\\n"
+                   "for j in range(0, len(b), 4096): b[j] = 1\\ntime.sleep(60)'])\n"
+                   "time.sleep(20)\nprint('not stopped')\n"), true);
+    }
+    void aProcessWhoseLeaderEndedAloneIsCounted()
+    {
+        QFETCH(int, path);
+        QFETCH(int, language);
+        QFETCH(QString, code);
+        const ExecutionResult r = run(Path(path), Language(language), code, 60);
+        QVERIFY2(r.status == RunStatus::Error && r.error && r.error->name == QStringLiteral("SandboxLimitError"),
+                 qPrintable(describe(r)));
+        QVERIFY2(r.error->value.contains(QStringLiteral("more than 512 MiB")), qPrintable(r.error->value));
+        QCOMPARE(r.costMicros, 50000);
+        QVERIFY(r.cleanupConfirmed);
+    }
+
+    // 2. A child of a process whose leader ended alone is killed after the execution and the
+    // execution is billed (before: the sweep did not see the parent, refused to kill the child as
+    // not of the sandbox, and every execution of the session was an infrastructure error at $0).
+    void aSessionKillsWhatALeaderlessProcessStarted_data()
+    {
+        QTest::addColumn<int>("language");
+        QTest::addColumn<QString>("code");
+        const QString python = leaderEndsAlone(QStringLiteral(
+            "        if os.fork() == 0:\n"
+            "            os.execv('/bin/sleep', ['MARKER', '300'])\n"
+            "        time.sleep(300)\n"), 1).replace(QStringLiteral("MARKER"), survivorMarker())
+            + QStringLiteral("time.sleep(0.5)\nprint('started')\n");
+        QTest::newRow("python") << int(Language::Python) << python;
+        QTest::newRow("node through python3") << int(Language::JavaScript) << QStringLiteral(
+            "const { spawnSync } = require('node:child_process');\n"
+            "spawnSync('python3', ['-c', %1], { stdio: 'ignore' });\n"
+            "console.log('started');\n").arg(jsString(python.left(python.indexOf(QStringLiteral("time.sleep(0.5)")))
+                                                     + QStringLiteral("time.sleep(0.5)\n")));
+    }
+    void aSessionKillsWhatALeaderlessProcessStarted()
+    {
+        QFETCH(int, language);
+        QFETCH(QString, code);
+        for (int i = 0; i < 2; ++i) { // and the next execution too
+            const ExecutionResult r = run(Path::Session, Language(language), code);
+            QVERIFY2(r.status == RunStatus::Success && r.stdoutText.contains(QStringLiteral("started")), qPrintable(describe(r)));
+            QVERIFY2(r.cleanupConfirmed, qPrintable(describe(r)));
+            QCOMPARE(r.costMicros, 50000);
+            QCOMPARE(hostProcessesWith(survivorMarker().toUtf8()), 0);
+        }
+        const ExecutionResult state = run(Path::Session, Language(language), QStringLiteral("1 + 1"));
+        QCOMPARE(state.result.value_or(QString()), QStringLiteral("2")); // the same session goes on
+    }
+
+    // 3. Such a process cannot watch a later execution (before: it survived every later one,
+    // each billed "cleaned up", and read a file a later cell wrote and deleted).
+    void aLeftoverCannotWatchALaterExecution()
+    {
+        const ExecutionResult first = run(Path::Session, Language::Python, leaderEndsAlone(QStringLiteral(
+            "        while True:\n"
+            "            try:\n"
+            "                data = open('/tmp/secret').read()\n"
+            "                open('/tmp/seen', 'w').write(data)\n"
+            "            except OSError:\n"
+            "                pass\n"
+            "            time.sleep(0.01)\n"), 1) + QStringLiteral("time.sleep(0.3)\nprint('watching')\n"));
+        QVERIFY2(first.status == RunStatus::Success && first.cleanupConfirmed, qPrintable(describe(first)));
+        const ExecutionResult second = run(Path::Session, Language::Python, QStringLiteral(
+            "import os, time\nopen('/tmp/secret', 'w').write('the later cell')\ntime.sleep(1)\nos.remove('/tmp/secret')\n"));
+        QVERIFY2(second.status == RunStatus::Success, qPrintable(describe(second)));
+        const ExecutionResult third = run(Path::Session, Language::Python, QStringLiteral("import os\nos.path.exists('/tmp/seen')"));
+        QCOMPARE(third.result.value_or(QString()), QStringLiteral("False"));
+    }
+
+    // 4. The memory limit holds between executions too: a thread an execution left running
+    // grows the sandbox while the session is idle, and the session ends with the usual message
+    // (before: nothing watched it until the next execution).
+    void aSessionHasItsMemoryLimitWhileIdle_data()
+    {
+        QTest::addColumn<int>("language");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("python") << int(Language::Python) << QStringLiteral(
+            "import threading, time\n"
+            "def grow():\n"
+            "    time.sleep(0.5)\n"
+            "    global held\n"
+            "    held = []\n"
+            "    try:\n" // the address-space limit stops this first: files in the tmpfs do the rest
+            "        for i in range(12):\n"
+            "            b = bytearray(64 << 20)\n"
+            "            for j in range(0, len(b), 4096): b[j] = 1\n"
+            "            held.append(b)\n"
+            "    except MemoryError:\n"
+            "        pass\n"
+            "    for i in range(6):\n"
+            "        with open('/tmp/fill%d' % i, 'wb') as f:\n"
+            "            for j in range(64): f.write(b'x' * (1 << 20))\n"
+            "    time.sleep(3600)\n"
+            "threading.Thread(target=grow, daemon=True).start()\n"
+            "print('armed')\n");
+        QTest::newRow("javascript") << int(Language::JavaScript) << QStringLiteral(
+            "globalThis.held = [];\n"
+            "setTimeout(() => { for (let i = 0; i < 12; i++) globalThis.held.push(Buffer.alloc(64 << 20, 1)); }, 500);\n"
+            "console.log('armed');\n");
+    }
+    void aSessionHasItsMemoryLimitWhileIdle()
+    {
+        QFETCH(int, language);
+        QFETCH(QString, code);
+        m_session = std::make_unique<NotebookSession>(m_pooled.get());
+        QSignalSpy ended(m_session.get(), &NotebookSession::sessionEnded);
+        const int rows = m_ledger->entries().size();
+        const ExecutionResult r = run(Path::Session, Language(language), code);
+        QVERIFY2(r.status == RunStatus::Success && r.stdoutText.contains(QStringLiteral("armed")), qPrintable(describe(r)));
+        QVERIFY(ended.wait(30000)); // a bound for the watchdog, not a timing check
+        const QString why = ended.first().first().toString();
+        QVERIFY2(why.contains(QStringLiteral("more than 512 MiB")), qPrintable(why));
+        const QList<UsageEntry> entries = m_ledger->entries();
+        QVERIFY(entries.size() > rows);
+        QVERIFY2(entries.first().reason.contains(QStringLiteral("the memory limit")), qPrintable(entries.first().reason));
+        // The next execution starts a new session.
+        const ExecutionResult after = run(Path::Session, Language(language), QStringLiteral("1 + 1"));
+        QVERIFY2(after.status == RunStatus::Success && after.result.value_or(QString()) == QStringLiteral("2"), qPrintable(describe(after)));
+    }
+
+    // One step further: no process of the sandbox can be traced (state t) - seccomp denies
+    // ptrace, PTRACE_TRACEME included - so the host never meets a tracer holding a stray.
+    void noProcessCanBeTraced_data() { QTest::addColumn<int>("path"); addPaths("local"); }
+    void noProcessCanBeTraced()
+    {
+        QFETCH(int, path);
+        const ExecutionResult r = run(Path(path), Language::Python, QStringLiteral(
+            "import ctypes, errno, os\n"
+            "libc = ctypes.CDLL(None, use_errno=True)\n"
+            "pid = os.fork()\n"
+            "if pid == 0:\n"
+            "    rc = libc.ptrace(0, 0, 0, 0)\n"
+            "    os._exit(0 if rc == -1 and ctypes.get_errno() == errno.EPERM else 1)\n"
+            "print('traceme', 'denied' if os.waitpid(pid, 0)[1] == 0 else 'POSSIBLE')\n"));
+        QVERIFY2(r.status == RunStatus::Success && r.stdoutText.contains(QStringLiteral("traceme denied")), qPrintable(describe(r)));
     }
 
     // 6. Socket families outside the allow-list fail with EAFNOSUPPORT (before: AF_VSOCK sockets

@@ -89,10 +89,46 @@ void LocalSessionSandbox::start(RunControl& control, int timeoutMs)
     }
     if (line != "ready\n")
         fail(QStringLiteral("the session said %1").arg(QString::fromUtf8(line.trimmed().left(200))));
-    QMutexLocker lock(&m_signalMutex);
-    m_interpreterPid = m_sandbox->m_interpreterPid;
-    m_interpreterFd = m_interpreterPid > 0 ? int(::syscall(SYS_pidfd_open, m_interpreterPid, 0)) : -1;
+    {
+        QMutexLocker lock(&m_signalMutex);
+        m_interpreterPid = m_sandbox->m_interpreterPid;
+        m_interpreterFd = m_interpreterPid > 0 ? int(::syscall(SYS_pidfd_open, m_interpreterPid, 0)) : -1;
+    }
+    // One memory limit for the whole sandbox, for its whole life: a thread an execution left
+    // running, a fetch or a completion can grow it between executions as well as during one.
+    const qint64 limit = m_sandbox->options().memoryLimitMb * kMiB;
+    if (limit > 0 && process.pid1() > 0) {
+        QStringList mounts = SandboxMemory::defaultTmpfsMounts();
+        mounts << workDir();
+        m_watchdog = std::make_unique<MemoryWatchdogThread>(process.pid1(), process.pid1Fd(), mounts, limit, [this] {
+            std::function<void()> ended;
+            {
+                QMutexLocker lock(&m_endMutex);
+                if (m_endReason.isEmpty())
+                    m_endReason = QStringLiteral("the memory limit: %1").arg(m_watchdog->message());
+                ended = m_ended;
+            }
+            if (ended)
+                ended();
+        });
+        m_watchdog->start();
+    }
 }
+
+QString LocalSessionSandbox::endReason() const
+{
+    QMutexLocker lock(&m_endMutex);
+    return m_endReason;
+}
+
+void LocalSessionSandbox::setEndedCallback(std::function<void()> ended)
+{
+    QMutexLocker lock(&m_endMutex);
+    m_ended = std::move(ended);
+}
+
+int LocalSessionSandbox::watchdogSamples() const { return m_watchdog ? m_watchdog->samples() : 0; }
+qint64 LocalSessionSandbox::watchdogCostUs() const { return m_watchdog ? m_watchdog->totalCostUs() : 0; }
 
 QString LocalSessionSandbox::id() const { return m_sandbox->id(); }
 QString LocalSessionSandbox::workDir() const { return m_sandbox->workDir(); }
@@ -126,23 +162,20 @@ CommandOutcome LocalSessionSandbox::run(const SandboxCommand& command, const Out
     const QByteArray limits = m_sandbox->applyJobLimits(timeoutMs, true, !m_limitsSet);
     m_limitsSet = true;
 
+    // What was started between executions (a thread of the interpreter may fork) does not run
+    // alongside this one.
+    CleanupReport swept;
+    if (!killStrays(QStringLiteral("before the execution"), swept))
+        throw ProviderError(ProviderError::Kind::Io, QStringLiteral("The session has ended: %1").arg(endReason()));
+
     ResultFrameParser parser(LocalSandbox::kMaxResultBytes);
     RunStopper stopper(control, [&process] { process.kill(); });
-    std::optional<MemoryWatchdog> watchdog;
-    const qint64 limit = m_sandbox->options().memoryLimitMb * kMiB;
-    if (limit > 0 && process.pid1() > 0) {
-        QStringList mounts = SandboxMemory::defaultTmpfsMounts();
-        mounts << workDir();
-        watchdog.emplace(SandboxMemory(process.pid1(), mounts), limit, [&process] { process.kill(); });
-    }
     process.discardOutput(); // what background threads printed between executions
     if (!sendAll(process.jobFd(), m_sandbox->jobBytes(QFile::encodeName(command.argv[2]) + limits), 10000)) {
         m_dead = true;
         throw ProviderError(ProviderError::Kind::Io, QStringLiteral("The session did not take the execution"));
     }
     stopper.start(timeoutMs);
-    if (watchdog)
-        watchdog->start();
     {
         QMutexLocker lock(&m_signalMutex);
         m_executing = true;
@@ -158,8 +191,6 @@ CommandOutcome LocalSessionSandbox::run(const SandboxCommand& command, const Out
         m_pendingInterrupt = false;
     }
     stopper.stop();
-    if (watchdog)
-        watchdog->stop();
     ++m_executions;
     parser.finish();
     for (auto it = parser.files().begin(); it != parser.files().end(); ++it)
@@ -168,9 +199,9 @@ CommandOutcome LocalSessionSandbox::run(const SandboxCommand& command, const Out
     m_sandbox->m_resultError = parser.protocolError();
     outcome.programStarted = m_sandbox->m_results.contains(QStringLiteral("started"));
 
-    if (watchdog && watchdog->exceeded() && !control.isCancelled()) {
+    if (m_watchdog && m_watchdog->exceeded() && !control.isCancelled()) {
         m_dead = true;
-        outcome.limitExceeded = watchdog->message();
+        outcome.limitExceeded = m_watchdog->message();
         outcome.detail = QStringLiteral("stopped at the memory limit; the session ended");
         return outcome;
     }
@@ -249,6 +280,8 @@ QByteArray LocalSessionSandbox::fetch(const QByteArray& request, RunControl& con
         m_dead = true;
         if (stopper.cancelled())
             throw ProviderError(ProviderError::Kind::Cancelled, QStringLiteral("Cancelled"));
+        if (m_watchdog && m_watchdog->exceeded())
+            throw ProviderError(ProviderError::Kind::Io, QStringLiteral("The session ended: %1").arg(m_watchdog->message()));
         throw ProviderError(ProviderError::Kind::Io,
                             stopper.timedOut() ? QStringLiteral("The value did not answer within %1 s, even when interrupted: the session was ended")
                                                      .arg((timeoutMs + kFetchGraceMs) / 1000)
@@ -277,7 +310,7 @@ void LocalSessionSandbox::interrupt()
 
 bool LocalSessionSandbox::isAlive()
 {
-    return !m_dead && m_sandbox && m_sandbox->isWarmAlive();
+    return !m_dead && m_sandbox && m_sandbox->isWarmAlive() && !(m_watchdog && m_watchdog->exceeded());
 }
 
 CleanupReport LocalSessionSandbox::endExecution()
@@ -288,18 +321,41 @@ CleanupReport LocalSessionSandbox::endExecution()
     }
     CleanupReport report;
     m_lastStrays = 0;
-    if (!isAlive()) {
-        // The whole sandbox went (deadline, cancel, crash): confirm it like a one-run sandbox.
-        m_dead = true;
-        if (m_sandbox->m_warm)
-            m_sandbox->retire(std::move(m_sandbox->m_warm));
-        report.confirmed = m_sandbox->m_cleanupProblems.isEmpty();
-        report.detail = m_sandbox->m_cleanupProblems.join(QStringLiteral("; "));
-        return report;
-    }
+    if (!isAlive()) // the whole sandbox went (deadline, cancel, memory, crash): confirm it like a one-run sandbox
+        return endSandbox();
+    killStrays(QStringLiteral("after the execution"), report);
+    return report;
+}
+
+bool LocalSessionSandbox::killStrays(const QString& when, CleanupReport& report)
+{
     QString detail;
-    report.confirmed = StrayProcesses::killAll(pid1(), m_interpreterPid, kStrayTimeoutMs, &m_lastStrays, &detail);
-    report.detail = detail;
+    if (StrayProcesses::killAll(pid1(), m_interpreterPid, kStrayTimeoutMs, &m_lastStrays, &detail)) {
+        report = {true, {}};
+        return true;
+    }
+    // A process the program started that cannot be confirmed gone: the session ends with the
+    // whole sandbox (the kernel kills its PID namespace). The program started it, so its
+    // execution is billed as usual once that teardown is confirmed - never recorded at $0.
+    {
+        QMutexLocker lock(&m_endMutex);
+        if (m_endReason.isEmpty())
+            m_endReason = QStringLiteral("processes of an execution could not be stopped %1 (%2)").arg(when, detail);
+    }
+    report = endSandbox();
+    if (!report.confirmed)
+        report.detail = detail + QStringLiteral("; ") + report.detail;
+    return false;
+}
+
+CleanupReport LocalSessionSandbox::endSandbox()
+{
+    m_dead = true;
+    if (m_sandbox->m_warm)
+        m_sandbox->retire(std::move(m_sandbox->m_warm));
+    CleanupReport report;
+    report.confirmed = m_sandbox->m_cleanupProblems.isEmpty();
+    report.detail = m_sandbox->m_cleanupProblems.join(QStringLiteral("; "));
     return report;
 }
 
@@ -312,6 +368,8 @@ CleanupReport LocalSessionSandbox::destroy()
         m_interpreterFd = -1;
     }
     m_dead = true;
+    if (m_watchdog)
+        m_watchdog->stop(); // (it holds its own pidfd: nothing of the sandbox is used after this)
     if (!m_sandbox)
         return {true, {}};
     return m_sandbox->destroy();

@@ -8,13 +8,19 @@
 
 namespace sandpad {
 
+namespace localsandbox {
+class MemoryWatchdogThread;
+}
+
 // A notebook session in the local sandbox (docs/local-sandbox.md, "Sessions"): a pre-started
 // LocalSandbox - same bwrap policy, seccomp, PID 1, lifeline and limits as a one-run sandbox -
 // whose warm wrapper is sent the job `--session` and then runs one execution per job, each
 // answered by "done N" on the job socket. The deadline, a cancel or the memory limit kill the
 // whole sandbox (the session then has to be started again); an interrupt is SIGINT to the
-// interpreter. After each execution every other process in the sandbox is killed and confirmed
-// gone (StrayProcesses). Used from one thread at a time, except interrupt().
+// interpreter. The memory limit is watched for the session's whole life (executions, fetches,
+// completion, idle time), on a thread of its own. After each execution, and before the next,
+// every other process in the sandbox is killed and confirmed gone (StrayProcesses); when that
+// cannot be confirmed the session ends. Used from one thread at a time, except interrupt().
 class LocalSessionSandbox : public SessionSandbox {
 public:
     // `warm`: pre-started with LocalSandbox::warmCommand for `language` (from the pool or new).
@@ -38,6 +44,8 @@ public:
     void interrupt() override;
     bool isAlive() override;
     CleanupReport endExecution() override;
+    QString endReason() const override;
+    void setEndedCallback(std::function<void()> ended) override;
     // The job `--fetch\t<request>`; the answer is the frame `fetch.json`, then "fetched" on the
     // job socket. Not an execution: not counted, no files placed, output discarded.
     QByteArray fetch(const QByteArray& request, RunControl& control, int timeoutMs) override;
@@ -51,8 +59,17 @@ public:
     // How many stray processes the last endExecution() killed.
     int lastStrayCount() const { return m_lastStrays; }
 
+    // The whole-life memory watchdog's samples so far (benchmarks); 0 without a limit.
+    int watchdogSamples() const;
+    qint64 watchdogCostUs() const;
+
 private:
     void fail(const QString& why); // ends the sandbox and throws ProviderError(Io)
+    // Kills what is left besides the interpreter; if that cannot be confirmed, ends the whole
+    // sandbox (`when` says which moment, for the reason). False when the session ended.
+    bool killStrays(const QString& when, CleanupReport& report);
+    // Kills the whole sandbox and confirms it (the session is over).
+    CleanupReport endSandbox();
 
     std::unique_ptr<LocalSandbox> m_sandbox;
     Language m_language;
@@ -65,6 +82,10 @@ private:
     bool m_limitsSet = false;           // RLIMIT_AS is set once, at the first execution
     int m_executions = 0;
     int m_lastStrays = 0;
+    std::unique_ptr<localsandbox::MemoryWatchdogThread> m_watchdog;
+    mutable QMutex m_endMutex;          // m_endReason and m_ended: the watchdog's thread too
+    QString m_endReason;
+    std::function<void()> m_ended;
 };
 
 } // namespace sandpad

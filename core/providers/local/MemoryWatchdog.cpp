@@ -1,6 +1,10 @@
 #include "core/providers/local/MemoryWatchdog.h"
 
 #include <algorithm>
+#include <csignal>
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace sandpad::localsandbox {
 
@@ -71,6 +75,56 @@ int MemoryWatchdog::nextIntervalMs() const
         ms = std::min(ms, std::max<qint64>(m_nearIntervalMs, (m_limit - m_last.totalBytes) / m_growthPerMs / 2));
     const qint64 floorMs = (m_last.costUs - m_last.confirmUs - m_last.pssUs) * kCpuShare / 1000;
     return int(std::max(ms, floorMs));
+}
+
+MemoryWatchdogThread::MemoryWatchdogThread(pid_t pid1, int pid1Fd, QStringList tmpfsMounts, qint64 limitBytes,
+                                           std::function<void()> onExceeded)
+    : m_pid1(pid1), m_pid1Fd(pid1Fd >= 0 ? ::fcntl(pid1Fd, F_DUPFD_CLOEXEC, 3) : -1), m_mounts(std::move(tmpfsMounts)),
+      m_limit(limitBytes), m_onExceeded(std::move(onExceeded))
+{
+}
+
+MemoryWatchdogThread::~MemoryWatchdogThread()
+{
+    stop();
+    if (m_pid1Fd >= 0)
+        ::close(m_pid1Fd);
+}
+
+void MemoryWatchdogThread::start()
+{
+    if (m_pid1 > 0 && m_pid1Fd >= 0 && !m_thread.isRunning())
+        m_thread.start();
+}
+
+void MemoryWatchdogThread::stop()
+{
+    if (m_thread.isRunning()) {
+        m_thread.quit();
+        m_thread.wait();
+    }
+}
+
+void MemoryWatchdogThread::Thread::run()
+{
+    MemoryWatchdogThread& o = *m_owner;
+    MemoryWatchdog watchdog(SandboxMemory(o.m_pid1, o.m_mounts), o.m_limit, [&o] {
+        o.m_exceeded = true; // before the kill: whoever sees the sandbox die knows why
+        ::syscall(SYS_pidfd_send_signal, o.m_pid1Fd, SIGKILL, nullptr, 0);
+        if (o.m_onExceeded)
+            o.m_onExceeded();
+    });
+    // Counters for benchmarks, after each sample (the watchdog's own are this thread's).
+    QTimer publish;
+    QObject::connect(&publish, &QTimer::timeout, &publish, [&] {
+        o.m_samples = watchdog.samples();
+        o.m_costUs = watchdog.totalCostUs();
+    });
+    publish.start(1000);
+    watchdog.start();
+    exec();
+    o.m_samples = watchdog.samples();
+    o.m_costUs = watchdog.totalCostUs();
 }
 
 } // namespace sandpad::localsandbox

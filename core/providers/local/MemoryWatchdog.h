@@ -3,7 +3,9 @@
 #include "core/providers/local/SandboxMemory.h"
 
 #include <QElapsedTimer>
+#include <QThread>
 #include <QTimer>
+#include <atomic>
 #include <functional>
 
 namespace sandpad::localsandbox {
@@ -67,6 +69,45 @@ private:
     bool m_exceeded = false;
     int m_samples = 0;
     qint64 m_costUs = 0;
+};
+
+// A MemoryWatchdog on a thread of its own, for a sandbox that outlives one call: a notebook
+// session's, whose threads and processes can grow between executions, during fetches and
+// completion as well as during an execution. Past the limit it kills PID 1 through a pidfd of
+// its own (the whole namespace goes), then calls `onExceeded` (on its thread).
+class MemoryWatchdogThread {
+public:
+    MemoryWatchdogThread(pid_t pid1, int pid1Fd, QStringList tmpfsMounts, qint64 limitBytes,
+                         std::function<void()> onExceeded = {});
+    ~MemoryWatchdogThread(); // stop()
+    MemoryWatchdogThread(const MemoryWatchdogThread&) = delete;
+    MemoryWatchdogThread& operator=(const MemoryWatchdogThread&) = delete;
+
+    void start();
+    void stop(); // joins the thread; no callback comes after it returns
+    // Set before the kill, so whoever sees the sandbox die can tell why. Any thread.
+    bool exceeded() const { return m_exceeded.load(); }
+    QString message() const { return exceeded() ? MemoryWatchdog::exceededMessage(m_limit) : QString(); }
+    int samples() const { return m_samples.load(); }
+    qint64 totalCostUs() const { return m_costUs.load(); }
+
+private:
+    class Thread : public QThread {
+    public:
+        explicit Thread(MemoryWatchdogThread* owner) : m_owner(owner) {}
+        void run() override;
+        MemoryWatchdogThread* m_owner;
+    };
+
+    pid_t m_pid1;
+    int m_pid1Fd = -1; // our own duplicate
+    QStringList m_mounts;
+    qint64 m_limit;
+    std::function<void()> m_onExceeded;
+    std::atomic<bool> m_exceeded{false};
+    std::atomic<int> m_samples{0};
+    std::atomic<qint64> m_costUs{0};
+    Thread m_thread{this};
 };
 
 } // namespace sandpad::localsandbox

@@ -9,7 +9,9 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <map>
 #include <numeric>
+#include <tuple>
 #include <string_view>
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
@@ -26,6 +28,9 @@ namespace sandpad::localsandbox {
 namespace {
 
 constexpr long kTmpfsMagic = 0x01021994;
+constexpr int kKcmpVm = 1;                  // KCMP_VM
+constexpr size_t kMaxDistinctPerSignature = 8; // kcmp calls per process at most (beyond: counted, an upper bound)
+constexpr int kMaxKcmpPerSample = 256;         // and per sample (255 identical forks would take ~2,000)
 constexpr qint64 kKiB = 1024;
 
 // The devices of the kernel's internal shmem mounts: memfds, shared anonymous mappings and SysV
@@ -185,13 +190,22 @@ qint64 socketQueued(int fd)
     return qint64(std::max(in, 0)) + qint64(std::max(out, 0));
 }
 
+// A pidfd whose pidfd_getfd() reads the descriptor table of `tid`: the group's own pidfd, or
+// when tid is another thread than the leader (one that ended alone holds no table any more)
+// that thread's (PIDFD_THREAD, Linux >= 6.9; older kernels: -1, the sockets count at their bound).
+int openPidfd(pid_t tid, pid_t group)
+{
+    constexpr unsigned kPidfdThread = O_EXCL; // PIDFD_THREAD, missing from older headers
+    return int(::syscall(SYS_pidfd_open, tid, tid == group ? 0u : kPidfdThread));
+}
+
 // The descriptors of a process whose /proc/<pid>/fd is denied: a non-dumpable one, as its owner
 // (the directory then belongs to root). pidfd_getfd() copies each descriptor below FDSize to us
 // (allowed: we own the process's user namespace), just to fstat it.
 template <class Visit>
-bool visitFdsThroughPidfd(pid_t pid, int fdTableSize, const Visit& visit)
+bool visitFdsThroughPidfd(pid_t pid, pid_t group, int fdTableSize, const Visit& visit)
 {
-    const int pidfd = int(::syscall(SYS_pidfd_open, pid, 0));
+    const int pidfd = openPidfd(pid, group);
     if (pidfd < 0)
         return false;
     bool any = false;
@@ -276,12 +290,39 @@ bool SandboxMemory::readStatus(pid_t pid, Status& status)
     status.hugetlbKb = field(text, "HugetlbPages:");
     status.fdSize = int(field(text, "FDSize:"));
     status.threads = int(field(text, "Threads:"));
+    const size_t state = text.find("\nState:\t");
+    status.state = state == std::string_view::npos || state + 8 >= text.size() ? '?' : text[state + 8];
     return true;
+}
+
+pid_t SandboxMemory::liveThread(pid_t pid, Status& status)
+{
+    // The leader ended alone (the raw exit system call on the main thread): it shows Z and no
+    // memory, while the group's other threads run on in the same memory. Any of them tells it.
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/task", int(pid));
+    DIR* dir = ::opendir(path);
+    if (!dir)
+        return -1;
+    pid_t found = -1;
+    while (const dirent* entry = ::readdir(dir)) {
+        const pid_t tid = pid_t(std::atoi(entry->d_name));
+        if (tid <= 0 || tid == pid)
+            continue;
+        Status thread;
+        if (readStatus(tid, thread) && !isDead(thread.state) && thread.vmSizeKb > 0) { // /proc/TID: the thread's view
+            status = thread;
+            found = tid;
+            break;
+        }
+    }
+    ::closedir(dir);
+    return found;
 }
 
 // What the process's descriptors hold: shmem objects (memfds) by allocated size, pipes, and
 // sockets with the bytes queued in them (asked through a copy from pidfd_getfd(); ~3 us each).
-void SandboxMemory::scanDescriptors(pid_t pid, const Status& status, Process& process)
+void SandboxMemory::scanDescriptors(pid_t pid, pid_t group, const Status& status, Process& process)
 {
     process.scannedAt = m_sampleNo;
     process.fdObjects.clear();
@@ -296,7 +337,7 @@ void SandboxMemory::scanDescriptors(pid_t pid, const Status& status, Process& pr
                 queued = socketQueued(copy);
             } else {
                 if (pidfd == -2)
-                    pidfd = int(::syscall(SYS_pidfd_open, pid, 0));
+                    pidfd = openPidfd(pid, group);
                 const int c = pidfd >= 0 ? int(::syscall(SYS_pidfd_getfd, pidfd, fd, 0)) : -1;
                 if (c >= 0) {
                     queued = socketQueued(c);
@@ -321,8 +362,8 @@ void SandboxMemory::scanDescriptors(pid_t pid, const Status& status, Process& pr
                 classify(st, -1, std::atoi(entry->d_name));
         }
         ::closedir(dir);
-    } else if (errno != ENOENT && pid != m_pid1) { // our own init may be non-dumpable: it holds nothing
-        process.fdDenied = !visitFdsThroughPidfd(pid, status.fdSize, [&](const struct stat& st, int copy) { classify(st, copy, -1); });
+    } else if (errno != ENOENT && group != m_pid1) { // our own init may be non-dumpable: it holds nothing
+        process.fdDenied = !visitFdsThroughPidfd(pid, group, status.fdSize, [&](const struct stat& st, int copy) { classify(st, copy, -1); });
     }
     if (pidfd >= 0)
         ::close(pidfd);
@@ -462,13 +503,16 @@ SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
     for (auto& [pid, process] : m_processes)
         process.seen = false;
     struct Live {
-        pid_t pid;
+        pid_t pid;   // where it is read: the group's leader, or a live thread of it
+        pid_t group; // its thread group id (the leader's pid)
         Status status;
         Process* process;
         bool gone = false; // vanished during this sample
+        bool sharesMemory = false; // its memory is another's of this sample (counted there)
     };
     std::vector<Live> live;
     std::vector<pid_t> pids{m_pid1};
+    std::vector<pid_t> readers; // a readable /proc entry of each live process
     std::unordered_set<pid_t> visited{m_pid1};
     std::vector<pid_t> children;
     for (size_t i = 0; i < pids.size(); ++i) {
@@ -476,21 +520,53 @@ SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
         Status status;
         if (!readStatus(pid, status))
             continue; // exited meanwhile
+        // A group is live while any of its threads is: a leader that ended alone is read through
+        // another thread, and its children may hang off any thread.
+        pid_t reader = pid;
+        const bool leaderEnded = pid != m_pid1 && (isDead(status.state) || status.vmSizeKb == 0);
+        if (leaderEnded)
+            reader = liveThread(pid, status);
         children.clear();
-        appendChildren(pid, status.threads, m_buffer, children);
+        appendChildren(pid, leaderEnded ? 0 : status.threads, m_buffer, children);
         for (const pid_t child : children)
             if (visited.insert(child).second)
                 pids.push_back(child);
-        if (status.vmSizeKb == 0 && pid != m_pid1)
-            continue; // a zombie: nothing left to count
+        if (reader <= 0)
+            continue; // a zombie: every thread has exited, nothing left to count
+        readers.push_back(reader);
         auto [it, created] = m_processes.try_emplace(pid);
         if (created)
             m_treeGrewAt = m_sampleNo;
         it->second.seen = true;
-        live.push_back({pid, status, &it->second});
+        live.push_back({reader, pid, status, &it->second});
     }
     for (auto it = m_processes.begin(); it != m_processes.end();)
         it = it->second.seen ? std::next(it) : m_processes.erase(it);
+
+    // Processes that share one memory - a parent suspended in vfork() and its child, clone()
+    // with CLONE_VM but not CLONE_THREAD - show the same counters: that memory counts once.
+    // Asked (kcmp) only where a kill is decided, a full sample; a cheap one stays an upper bound.
+    if (full && live.size() > 2) {
+        std::map<std::tuple<qint64, qint64, qint64>, std::vector<size_t>> bySignature;
+        for (size_t i = 1; i < live.size(); ++i) // PID 1 aside
+            bySignature[{live[i].status.vmSizeKb, live[i].status.rssAnonKb, live[i].status.pteKb}].push_back(i);
+        int calls = 0;
+        for (const auto& [signature, members] : bySignature) {
+            std::vector<size_t> distinct; // one process of each memory seen in this group
+            for (const size_t i : members) {
+                for (const size_t d : distinct) {
+                    if (++calls > kMaxKcmpPerSample)
+                        break;
+                    if (::syscall(SYS_kcmp, live[d].pid, live[i].pid, kKcmpVm, 0, 0) == 0) {
+                        live[i].sharesMemory = true;
+                        break;
+                    }
+                }
+                if (!live[i].sharesMemory && distinct.size() < kMaxDistinctPerSignature)
+                    distinct.push_back(i);
+            }
+        }
+    }
 
     // Descriptors and mappings: new processes first, then those whose mappings moved, then the
     // longest unread; within the budget unless full.
@@ -519,7 +595,7 @@ SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
         }
         Process& p = *l.process;
         if (full || p.scannedAt < 0 || m_sampleNo - p.scannedAt >= kRescanEvery)
-            scanDescriptors(l.pid, l.status, p);
+            scanDescriptors(l.pid, l.group, l.status, p);
         if (full || mapsMoved(l) || m_sampleNo - p.mapsAt >= kRescanEvery) {
             readMaps(l.pid, p);
             p.vmSizeKb = l.status.vmSizeKb;
@@ -542,6 +618,8 @@ SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
             sockets.try_emplace(key, queued);
         if (p.fdDenied)
             ++s.unreadable;
+        if (l.sharesMemory)
+            continue; // its descriptors are scanned (the table may be its own), its memory is the other's
         if (p.mapsUnsizable) {
             s.shmemApproximate = true;
             s.shmemBytes += l.status.rssShmemKb * kKiB;
@@ -560,13 +638,13 @@ SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
         else
             ++unreadSockets;
     }
-    if (const int all = socketsInNamespace(pids); all > s.sockets) { // in flight
+    if (const int all = socketsInNamespace(readers); all > s.sockets) { // in flight
         unreadSockets += all - s.sockets;
         s.sockets = all;
     }
     s.bufferBytes = s.socketQueuedBytes + qint64(s.sockets) * kSocketBytes + qint64(unreadSockets) * socketBoundBytes()
                     + qint64(s.pipes) * kPipeBytes;
-    countTmpfs(pids, s);
+    countTmpfs(readers, s);
     s.processes = int(live.size());
     const qint64 others = s.pageTableBytes + s.shmemBytes + s.tmpfsBytes + s.tmpfsInodeBytes + s.bufferBytes;
 
@@ -616,7 +694,7 @@ SandboxMemorySample SandboxMemory::sample(qint64 exactFrom)
     qint64 anonKb = 0;
     bool allPss = true;
     for (const Live& l : live) {
-        if (l.gone)
+        if (l.gone || l.sharesMemory)
             continue;
         const Process& p = *l.process;
         const qint64 rssKb = residentKb(l.status);

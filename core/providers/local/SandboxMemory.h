@@ -103,7 +103,9 @@ private:
         qint64 vmSizeKb = 0, rssAnonKb = 0, rssShmemKb = 0, swapKb = 0, pteKb = 0, hugetlbKb = 0;
         int fdSize = 0; // slots of the descriptor table
         int threads = 0;
+        char state = '?'; // R, S, D, T, t, Z, X, ...
     };
+    static bool isDead(char state) { return state == 'Z' || state == 'X'; }
     // What is remembered of a process between samples.
     struct Process {
         int scannedAt = -1, mapsAt = -1, pssAt = -1; // sample numbers
@@ -120,7 +122,10 @@ private:
     // /proc/<pid>/<name> in m_buffer (valid until the next read), empty if unreadable.
     std::string_view readProc(pid_t pid, const char* name);
     bool readStatus(pid_t pid, Status& status);
-    void scanDescriptors(pid_t pid, const Status& status, Process& process);
+    // A live thread of a group whose leader has ended (its status into `status`), else -1.
+    pid_t liveThread(pid_t pid, Status& status);
+    // `pid`: the leader or a live thread of the group `group`.
+    void scanDescriptors(pid_t pid, pid_t group, const Status& status, Process& process);
     void readMaps(pid_t pid, Process& process);
     bool readPss(pid_t pid, qint64& pssAnonKb);
     void countTmpfs(const std::vector<pid_t>& pids, SandboxMemorySample& sample);

@@ -36,18 +36,32 @@ QList<int> childrenOf(int pid)
     return children;
 }
 
-// A zombie has exited: it holds no memory, descriptors or CPU, only its pid until reaped.
+char stateOf(const QString& statPath)
+{
+    QFile stat(statPath);
+    if (!stat.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray text = stat.read(512);
+    const qsizetype close = text.lastIndexOf(')'); // the name may hold spaces and parentheses
+    if (close < 0 || close + 2 >= text.size())
+        return 0;
+    return text.at(close + 2);
+}
+
+bool isDead(char state) { return state == 0 || state == 'Z' || state == 'X'; }
+
+// A thread group is live while any of its threads is. A zombie (every thread exited) holds no
+// memory, descriptors or CPU, only its pid until reaped; but a leader that ended alone (the raw
+// exit system call on the main thread) shows Z while its other threads run, hold memory and fork.
 bool isLive(int pid)
 {
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray text = stat.read(512);
-    const qsizetype close = text.lastIndexOf(')');
-    if (close < 0 || close + 2 >= text.size())
-        return false;
-    const char state = text.at(close + 2);
-    return state != 'Z' && state != 'X';
+    if (!isDead(stateOf(QStringLiteral("/proc/%1/stat").arg(pid))))
+        return true;
+    const QStringList tasks = QDir(QStringLiteral("/proc/%1/task").arg(pid)).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& task : tasks)
+        if (task.toInt() != pid && !isDead(stateOf(QStringLiteral("/proc/%1/task/%2/stat").arg(pid).arg(task))))
+            return true;
+    return false;
 }
 
 int parentOf(int pid)
@@ -63,24 +77,26 @@ int parentOf(int pid)
 
 } // namespace
 
-QList<int> StrayProcesses::find(int pid1, int keep)
+QList<int> StrayProcesses::find(int pid1, int keep, QSet<int>* seen)
 {
     QList<int> found;
     if (pid1 <= 0)
         return found;
     QList<int> queue{pid1};
-    QSet<int> seen{pid1};
+    QSet<int> visited{pid1};
     while (!queue.isEmpty()) {
         const int pid = queue.takeFirst();
         for (int child : childrenOf(pid)) {
-            if (seen.contains(child))
+            if (visited.contains(child))
                 continue;
-            seen.insert(child);
+            visited.insert(child);
             queue << child;
             if (child != keep && isLive(child))
                 found << child;
         }
     }
+    if (seen)
+        *seen = std::move(visited);
     return found;
 }
 
@@ -91,12 +107,14 @@ bool StrayProcesses::killAll(int pid1, int keep, int timeoutMs, int* killed, QSt
     int count = 0;
     QList<int> left;
     for (;;) {
-        left = find(pid1, keep);
+        // Every pid seen in the tree, zombies included: the parent of a live stray may be a
+        // group whose leader ended alone, or a zombie not reaped yet.
+        QSet<int> family;
+        left = find(pid1, keep, &family);
         if (left.isEmpty())
             break;
         if (clock.elapsed() > timeoutMs)
             break;
-        QSet<int> family(left.begin(), left.end());
         family << pid1 << keep;
         std::vector<Fd> fds;
         for (int pid : std::as_const(left)) {
@@ -106,11 +124,12 @@ bool StrayProcesses::killAll(int pid1, int keep, int timeoutMs, int* killed, QSt
             // The pid is still one of the sandbox's (never a reused one): its parent is.
             if (!family.contains(parentOf(pid)))
                 continue;
+            // To the whole thread group, also when its leader has ended alone.
             if (::syscall(SYS_pidfd_send_signal, fd.get(), SIGKILL, nullptr, 0) == 0)
                 ++count;
             fds.push_back(std::move(fd));
         }
-        // Each exit, confirmed by its pidfd (readable once the process has exited).
+        // Each exit, confirmed by its pidfd (readable once every thread of the group has exited).
         for (const Fd& fd : fds) {
             pollfd p{fd.get(), POLLIN, 0};
             const qint64 remaining = qMax<qint64>(1, timeoutMs - clock.elapsed());

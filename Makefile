@@ -22,6 +22,7 @@ test: build
 	ctest --preset $(PRESET) -j $(JOBS)
 
 bench: build
+	cmake --build --preset $(PRESET) -j $(JOBS) --target bench
 	bash tests/bench/run-all.sh $(BUILD)
 
 screenshots: build

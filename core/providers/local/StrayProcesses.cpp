@@ -64,7 +64,7 @@ bool isLive(int pid)
     return false;
 }
 
-int parentOf(int pid)
+int statusParentOf(int pid)
 {
     QFile status(QStringLiteral("/proc/%1/status").arg(pid));
     if (!status.open(QIODevice::ReadOnly))
@@ -122,7 +122,7 @@ bool StrayProcesses::killAll(int pid1, int keep, int timeoutMs, int* killed, QSt
             if (!fd.valid())
                 continue; // gone meanwhile
             // The pid is still one of the sandbox's (never a reused one): its parent is.
-            if (!family.contains(parentOf(pid)))
+            if (!family.contains(statusParentOf(pid)))
                 continue;
             // To the whole thread group, also when its leader has ended alone.
             if (::syscall(SYS_pidfd_send_signal, fd.get(), SIGKILL, nullptr, 0) == 0)

@@ -421,6 +421,11 @@ void CodeEditor::updateCellSeparators()
 {
     markerDeleteAll(kCellHeaderMarker);
     markerDeleteAll(kCellRuleMarker);
+    markCellSeparators();
+}
+
+void CodeEditor::markCellSeparators()
+{
     m_separators.clear();
     // Only a line holding "%%" can be a separator: those are found in the editor's own buffer
     // (no copy), so a 50 MB file costs milliseconds after each edit, not a text() per line.
@@ -585,12 +590,14 @@ void CodeEditor::installDocument(void* document)
     SendScintilla(SCI_SETSAVEPOINT);
     setReadOnly(readOnly);
 
-    // What an insert would have told (Scintilla notifies nothing on a swap).
-    clearErrorMarks();
-    updateCellSeparators();
+    // What an insert would have told (Scintilla notifies nothing on a swap). The new document has
+    // no markers or annotations: deleting them would walk its 1.2 M lines for nothing (0.1 s).
+    m_errorLine = 0;
+    markCellSeparators();
     updateMarginWidth();
     emit linesChanged();
     emit textChanged();
+    m_separatorTimer.stop(); // just scanned
     if (wasModified)
         emit modificationChanged(false);
 }

@@ -110,6 +110,8 @@ private:
     // Installs the loaded document and gives it what lives in Scintilla's document, not its
     // view (lexer, properties, EOL mode, indentation, read-only, undo collection).
     void installDocument(void* document);
+    // Marks the separators, the old marks already gone.
+    void markCellSeparators();
 
     struct Load;
     std::unique_ptr<Load> m_load;

@@ -695,8 +695,24 @@ QStringList CodeEditor::wordCandidates(QString* prefixOut) const
         *prefixOut = prefix;
     QStringList list = m_completionSource ? m_completionSource(this->text(), line, index) : QStringList();
     if (list.isEmpty())
-        list = WordCompleter::candidates(this->text(), m_language, prefix, qualifier);
+        list = WordCompleter::candidates(wordSource(), m_language, prefix, qualifier);
     return list;
+}
+
+QString CodeEditor::wordSource() const
+{
+    // A huge document gives its words around the cursor only: the whole of a 50 MB file would be
+    // converted on every keystroke that completes. Whole lines, so UTF-8 is cut at no character.
+    constexpr long kWholeBytes = 4l << 20, kAround = 1l << 20;
+    const long length = SendScintilla(SCI_GETLENGTH);
+    if (length <= kWholeBytes)
+        return text();
+    const long position = SendScintilla(SCI_GETCURRENTPOS);
+    const long from = SendScintilla(SCI_POSITIONFROMLINE, static_cast<unsigned long>(SendScintilla(SCI_LINEFROMPOSITION, static_cast<unsigned long>(std::max(0l, position - kAround)))));
+    const long toLine = SendScintilla(SCI_LINEFROMPOSITION, static_cast<unsigned long>(std::min(length, position + kAround)));
+    const long to = SendScintilla(SCI_GETLINEENDPOSITION, static_cast<unsigned long>(toLine));
+    const auto* doc = static_cast<const char*>(SendScintillaPtrResult(SCI_GETCHARACTERPOINTER));
+    return doc ? QString::fromUtf8(doc + from, to - from) : text();
 }
 
 bool CodeEditor::askService(AssistKind kind)

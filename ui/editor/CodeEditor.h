@@ -127,6 +127,7 @@ private:
     QStringList m_lastCompletions;
     void showCompletionList(const QStringList& list, const QString& prefix);
     QStringList wordCandidates(QString* prefix) const;
+    QString wordSource() const; // the text the word completer reads
     bool askService(AssistKind kind);
     ServiceHook m_serviceHook;
     quint64 m_ticket = 0;           // the newest request to the service

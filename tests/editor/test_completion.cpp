@@ -29,6 +29,20 @@ private slots:
                  (QStringList{"log"}));
     }
 
+    // A huge document offers the words around the cursor (a megabyte either side), not all of it.
+    void aHugeDocumentOffersTheWordsAroundTheCursor()
+    {
+        QString text = QStringLiteral("zetaFar = 1\n");
+        while (text.size() < (6 << 20))
+            text += QStringLiteral("filler_line = 0\n");
+        text += QStringLiteral("zetaNear = 2\nzeta");
+        CodeEditor editor;
+        editor.loadText(text);
+        editor.setCursorPosition(editor.lines() - 1, 4);
+        editor.showCompletions(true);
+        QCOMPARE(editor.lastCompletions(), (QStringList{"zetaNear"}));
+    }
+
     void ctrlSpaceOffersAndReturnInserts()
     {
         CodeEditor editor;

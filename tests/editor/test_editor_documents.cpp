@@ -9,6 +9,7 @@
 #include "ui/editor/EditorPage.h"
 #include "ui/editor/EditorTabs.h"
 
+#include <Qsci/qscilexerpython.h>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -97,6 +98,64 @@ private slots:
     }
 
     // Today's behaviour, kept: a file opens beside the blank tab (and focuses its tab when open).
+    // An opened file goes into the editor through Scintilla's loader (a document swapped in):
+    // the editor is then as after setText. The text crosses the loader's 1 Mi-unit slices with a
+    // surrogate pair on the boundary.
+    void anOpenedFileIsEditableColouredAndNotUndoable()
+    {
+        QString text = QStringLiteral("# %%\ndef f():\n    return 1\n# %% second\n");
+        while (text.size() < (1 << 20) - 40)
+            text += QStringLiteral("y = '\u00e9'\n");
+        text += QString((1 << 20) - 1 - text.size(), u'z');
+        text += QStringLiteral("\U0001F600\n# %% last\nprint(1)\n");
+        QVERIFY(text.at((1 << 20) - 1).isHighSurrogate());
+        const QString path = writeFile(QStringLiteral("big.py"), text.toUtf8());
+        QString error;
+        EditorPage* opened = m_docs->openFileQuietly(path, &error);
+        QVERIFY2(opened, qPrintable(error));
+        CodeEditor* editor = opened->editor();
+        QCOMPARE(editor->text(), text);
+        QVERIFY(!opened->isModified());
+        QVERIFY(!editor->isUndoAvailable());
+        const int lastSeparator = int(text.count(u'\n')) - 2;
+        QCOMPARE(editor->cellSeparatorLines(), (QList<int>{0, 3, lastSeparator}));
+        // The document's own settings came along: lexer, UTF-8, EOL, indentation.
+        QCOMPARE(editor->SendScintilla(QsciScintilla::SCI_GETLEXER), 2l /* SCLEX_PYTHON */);
+        QVERIFY(editor->isUtf8());
+        QCOMPARE(editor->eolMode(), QsciScintilla::EolUnix);
+        QCOMPARE(editor->tabWidth(), 4);
+        QVERIFY(!editor->indentationsUseTabs());
+        QCOMPARE(editor->SendScintilla(QsciScintilla::SCI_GETPROPERTY, "fold", nullptr), 1l);
+        editor->SendScintilla(QsciScintilla::SCI_COLOURISE, 0ul, 40l);
+        QCOMPARE(editor->SendScintilla(QsciScintilla::SCI_GETSTYLEAT, 5ul), long(QsciLexerPython::Keyword)); // def
+        // Edits are undoable, back to the opened (unmodified) text and no further.
+        editor->insertAt(QStringLiteral("x"), 1, 0);
+        QVERIFY(opened->isModified());
+        editor->undo();
+        QVERIFY(!opened->isModified());
+        QVERIFY(!editor->isUndoAvailable());
+        QCOMPARE(editor->text(), text);
+        // Markers mark lines of the new document.
+        editor->markErrorLine(2, QStringLiteral("boom"));
+        QCOMPARE(editor->markersAtLine(1) & (1 << 1), 1u << 1);
+    }
+    // A load dropped half way (the tab closed, or another load) leaves no thread or document behind.
+    void aLoadCanBeDroppedOrReplaced()
+    {
+        const QString text(3 << 20, u'a');
+        {
+            CodeEditor editor;
+            editor.startLoad(text);
+        } // destroyed while filling
+        CodeEditor editor;
+        editor.startLoad(text);
+        editor.startLoad(QStringLiteral("# %%\nprint(2)\n"));
+        QTRY_VERIFY(editor.loadReady());
+        editor.finishLoad();
+        QCOMPARE(editor.text(), QStringLiteral("# %%\nprint(2)\n"));
+        QCOMPARE(editor.cellSeparatorLines(), QList<int>{0});
+        QVERIFY(!editor.isModified());
+    }
     void openingAFileKeepsTheBlankTabAndSavesToIt()
     {
         EditorPage* blank = page();

@@ -14,10 +14,53 @@
 #include <QApplication>
 #include <QListWidget>
 #include <QPalette>
+#include <QThread>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
 
 namespace sandpad {
 
+// Scintilla's ILoader, as SCI_CREATELOADER returns it ("Loading in the background" in Scintilla's
+// documentation): an object with three virtual methods in this order. AddData appends text and may
+// run on any thread (the document is not shown yet), returning SC_STATUS_OK (0) or a failure;
+// ConvertToDocument ends the loading and returns the document, holding one reference, which the
+// caller drops (SCI_RELEASEDOCUMENT) once SCI_SETDOCPOINTER took its own; Release drops an unused
+// loader. Debian's QScintilla headers do not declare it. SCI_METHOD, its calling convention, is
+// empty off Windows; Sci_Position is ptrdiff_t. Not in an anonymous namespace: there the compiler
+// may take it that no class derives from it and call the pure methods.
+class SciLoader {
+public:
+    virtual int Release() = 0;
+    virtual int AddData(const char* data, std::ptrdiff_t length) = 0;
+    virtual void* ConvertToDocument() = 0;
+
+protected:
+    ~SciLoader() = default; // never deleted through this: Release
+};
+
 namespace {
+
+// The text into the loader in UTF-8, a slice at a time (never a second whole copy); false when
+// cancelled or when Scintilla failed (out of memory).
+bool fillLoader(SciLoader* loader, const QString& text, const std::atomic<bool>& cancel, std::atomic<qsizetype>& done)
+{
+    constexpr qsizetype kSlice = qsizetype(1) << 20;
+    for (qsizetype at = 0; at < text.size();) {
+        if (cancel)
+            return false;
+        qsizetype to = std::min(text.size(), at + kSlice);
+        if (to < text.size() && text.at(to - 1).isHighSurrogate())
+            ++to; // a surrogate pair stays in one slice
+        const QByteArray utf8 = QStringView(text).sliced(at, to - at).toUtf8();
+        if (loader->AddData(utf8.constData(), utf8.size()) != 0)
+            return false;
+        at = to;
+        done = at;
+    }
+    return true;
+}
 
 constexpr int kErrorMarker = 1;      // margin symbol on the failing line
 constexpr int kErrorLineMarker = 2;  // tinted background of the failing line
@@ -122,10 +165,30 @@ CodeEditor::CodeEditor(QWidget* parent) : QsciScintilla(parent)
     updateMarginWidth();
 }
 
+// A load in progress (startLoad): the loader, the thread filling it, and the text (shared, not
+// copied) for the fallback to setText.
+struct CodeEditor::Load {
+    SciLoader* loader = nullptr;
+    QString text;
+    std::unique_ptr<QThread> thread;
+    std::atomic<bool> cancel{false}, ready{false}, filled{false};
+    std::atomic<qsizetype> done{0};
+    ~Load()
+    {
+        cancel = true;
+        if (thread)
+            thread->wait();
+        if (loader)
+            loader->Release();
+    }
+};
+
 CodeEditor::~CodeEditor() = default;
 
 void CodeEditor::setLanguage(Language language)
 {
+    if (m_lexer && language == m_language)
+        return; // a new lexer restyles the whole document (0.9 s for 50 MB) for nothing
     QsciLexer* old = m_lexer;
     m_language = language;
     if (language == Language::Python) {
@@ -358,6 +421,11 @@ void CodeEditor::updateCellSeparators()
 {
     markerDeleteAll(kCellHeaderMarker);
     markerDeleteAll(kCellRuleMarker);
+    markCellSeparators();
+}
+
+void CodeEditor::markCellSeparators()
+{
     m_separators.clear();
     // Only a line holding "%%" can be a separator: those are found in the editor's own buffer
     // (no copy), so a 50 MB file costs milliseconds after each edit, not a text() per line.
@@ -387,13 +455,151 @@ void CodeEditor::updateCellSeparators()
     }
 }
 
+void CodeEditor::startLoad(const QString& text)
+{
+    cancelLoad();
+    m_load = std::make_unique<Load>();
+    Load* load = m_load.get();
+    load->text = text;
+    // No size given: preallocating 50 MB here would itself stall the GUI thread (page faults); the
+    // document grows as it is filled.
+    load->loader = reinterpret_cast<SciLoader*>(static_cast<quintptr>(SendScintilla(SCI_CREATELOADER, 0ul, 0l)));
+    if (!load->loader) {
+        load->ready = true; // finishLoad falls back to setText
+        return;
+    }
+    load->thread.reset(QThread::create([load] {
+        load->filled = fillLoader(load->loader, load->text, load->cancel, load->done);
+        load->ready = true;
+    }));
+    load->thread->start();
+}
+
+bool CodeEditor::loadReady() const
+{
+    return !m_load || m_load->ready;
+}
+
+qsizetype CodeEditor::loadProgress() const
+{
+    return m_load ? m_load->done.load() : 0;
+}
+
+void CodeEditor::cancelLoad()
+{
+    m_load.reset();
+}
+
 void CodeEditor::loadText(const QString& text)
 {
-    SendScintilla(SCI_SETUNDOCOLLECTION, 0ul);
-    setText(text);
+    cancelLoad();
+    m_load = std::make_unique<Load>();
+    m_load->text = text;
+    m_load->loader = reinterpret_cast<SciLoader*>(static_cast<quintptr>(SendScintilla(SCI_CREATELOADER, 0ul, 0l)));
+    if (m_load->loader)
+        m_load->filled = fillLoader(m_load->loader, text, m_load->cancel, m_load->done);
+    m_load->ready = true;
+    finishLoad();
+}
+
+void CodeEditor::finishLoad()
+{
+    if (!m_load)
+        return;
+    std::unique_ptr<Load> load = std::move(m_load);
+    if (load->thread)
+        load->thread->wait();
+    void* document = nullptr;
+    if (load->filled && load->loader) {
+        document = load->loader->ConvertToDocument();
+        load->loader = nullptr; // consumed: the document holds its reference
+    }
+    if (document) {
+        installDocument(document);
+    } else {
+        // No loader (or it failed): the old way, slower but the same result.
+        SendScintilla(SCI_SETUNDOCOLLECTION, 0ul);
+        setText(load->text);
+        SendScintilla(SCI_SETUNDOCOLLECTION, 1ul);
+        SendScintilla(SCI_EMPTYUNDOBUFFER);
+        SendScintilla(SCI_SETSAVEPOINT);
+        updateCellSeparators();
+    }
+}
+
+void CodeEditor::installDocument(void* document)
+{
+    // What Scintilla keeps in the document rather than the view: read from the current one.
+    const bool readOnly = isReadOnly(), wasModified = isModified();
+    const unsigned long eol = SendScintilla(SCI_GETEOLMODE), tabWidth = SendScintilla(SCI_GETTABWIDTH),
+                        indent = SendScintilla(SCI_GETINDENT), useTabs = SendScintilla(SCI_GETUSETABS),
+                        tabIndents = SendScintilla(SCI_GETTABINDENTS),
+                        backspaceUnindents = SendScintilla(SCI_GETBACKSPACEUNINDENTS),
+                        codePage = SendScintilla(SCI_GETCODEPAGE);
+    auto text = [this](unsigned int message, const char* name) {
+        QByteArray buffer(int(name ? SendScintilla(message, name, nullptr) : SendScintilla(message, 0ul, static_cast<void*>(nullptr))), '\0');
+        if (!buffer.isEmpty()) {
+            if (name)
+                SendScintilla(message, name, buffer.data());
+            else
+                SendScintilla(message, 0ul, static_cast<void*>(buffer.data()));
+        }
+        return buffer;
+    };
+    const QByteArray wordChars = text(SCI_GETWORDCHARS, nullptr);
+    // The lexer's properties (QScintilla's setFolding and the lexer's own settings put them there).
+    QList<QByteArray> names = text(SCI_PROPERTYNAMES, nullptr).split('\n');
+    names << "fold" << "fold.comment" << "fold.compact";
+    QList<std::pair<QByteArray, QByteArray>> properties;
+    for (const QByteArray& name : names)
+        if (!name.isEmpty())
+            properties.append({name, text(SCI_GETPROPERTY, name.constData())});
+
+    SendScintilla(SCI_SETDOCPOINTER, 0ul, document);   // the view's reference
+    SendScintilla(SCI_RELEASEDOCUMENT, 0ul, document); // the loader's, handed over by ConvertToDocument
+    // QScintilla's own QsciDocument still names the old (now freed) document: harmless as long as
+    // no one calls document()/setDocument() on a CodeEditor, which shares no documents.
+
+    if (codePage != static_cast<unsigned long>(SendScintilla(SCI_GETCODEPAGE)))
+        SendScintilla(SCI_SETCODEPAGE, codePage);
+    SendScintilla(SCI_SETEOLMODE, eol);
+    SendScintilla(SCI_SETTABWIDTH, tabWidth);
+    SendScintilla(SCI_SETINDENT, indent);
+    SendScintilla(SCI_SETUSETABS, useTabs);
+    SendScintilla(SCI_SETTABINDENTS, tabIndents);
+    SendScintilla(SCI_SETBACKSPACEUNINDENTS, backspaceUnindents);
+    if (!wordChars.isEmpty())
+        SendScintilla(SCI_SETWORDCHARS, 0ul, wordChars.constData());
+    // The lexer is the document's too. Not setLexer(m_lexer) again: that restyles the whole
+    // document (0.9 s for 50 MB); styles, being the view's, are still set.
+    if (m_lexer) {
+        if (const char* name = m_lexer->lexer())
+            SendScintilla(SCI_SETLEXERLANGUAGE, 0ul, name);
+        else
+            SendScintilla(SCI_SETLEXER, static_cast<unsigned long>(m_lexer->lexerId()));
+        for (int set = 1; set <= 9; ++set)
+            if (const char* words = m_lexer->keywords(set))
+                SendScintilla(SCI_SETKEYWORDS, static_cast<unsigned long>(set - 1), words);
+        m_lexer->refreshProperties();
+    }
+    for (const auto& [name, value] : properties)
+        SendScintilla(SCI_SETPROPERTY, name.constData(), value.constData());
+    // The loader's document collects no undo: from here on it does, the text itself not undoable.
     SendScintilla(SCI_SETUNDOCOLLECTION, 1ul);
     SendScintilla(SCI_EMPTYUNDOBUFFER);
-    updateCellSeparators();
+    SendScintilla(SCI_SETSAVEPOINT);
+    setReadOnly(readOnly);
+
+    // What an insert would have told (Scintilla notifies nothing on a swap). The new document has
+    // no markers or annotations: deleting them would walk its 1.2 M lines for nothing (0.1 s).
+    m_errorLine = 0;
+    markCellSeparators();
+    updateMarginWidth();
+    emit linesChanged();
+    emit textChanged();
+    m_separatorTimer.stop(); // just scanned
+    if (wasModified)
+        emit modificationChanged(false);
 }
 
 CodeEditor::Cell CodeEditor::currentCell() const
@@ -489,8 +695,24 @@ QStringList CodeEditor::wordCandidates(QString* prefixOut) const
         *prefixOut = prefix;
     QStringList list = m_completionSource ? m_completionSource(this->text(), line, index) : QStringList();
     if (list.isEmpty())
-        list = WordCompleter::candidates(this->text(), m_language, prefix, qualifier);
+        list = WordCompleter::candidates(wordSource(), m_language, prefix, qualifier);
     return list;
+}
+
+QString CodeEditor::wordSource() const
+{
+    // A huge document gives its words around the cursor only: the whole of a 50 MB file would be
+    // converted on every keystroke that completes. Whole lines, so UTF-8 is cut at no character.
+    constexpr long kWholeBytes = 4l << 20, kAround = 1l << 20;
+    const long length = SendScintilla(SCI_GETLENGTH);
+    if (length <= kWholeBytes)
+        return text();
+    const long position = SendScintilla(SCI_GETCURRENTPOS);
+    const long from = SendScintilla(SCI_POSITIONFROMLINE, static_cast<unsigned long>(SendScintilla(SCI_LINEFROMPOSITION, static_cast<unsigned long>(std::max(0l, position - kAround)))));
+    const long toLine = SendScintilla(SCI_LINEFROMPOSITION, static_cast<unsigned long>(std::min(length, position + kAround)));
+    const long to = SendScintilla(SCI_GETLINEENDPOSITION, static_cast<unsigned long>(toLine));
+    const auto* doc = static_cast<const char*>(SendScintillaPtrResult(SCI_GETCHARACTERPOINTER));
+    return doc ? QString::fromUtf8(doc + from, to - from) : text();
 }
 
 bool CodeEditor::askService(AssistKind kind)

@@ -6,6 +6,7 @@
 #include <Qsci/qsciscintilla.h>
 #include <QTimer>
 #include <functional>
+#include <memory>
 
 class QsciLexer;
 
@@ -48,11 +49,21 @@ public:
     // Re-scans the text for cell separators now (normally done shortly after each edit).
     void updateCellSeparators();
 
-    // A file's text, opened: set without recording undo (a copy of 50 MB less), undo starting
-    // from it, the cells marked. Not in pieces: QScintilla's cost per insert grows with the
-    // document (50 pieces of 1 MB took 27 s, the longest 1.4-2 s: tests/bench/bench_open_files),
-    // so one setText is the shortest stall; the file limit (EditorTabs::kMaxFileBytes) bounds it.
+    // A file's text, opened: not undoable, unmodified, the cells marked. It goes into a fresh
+    // Scintilla document through Scintilla's loader (SCI_CREATELOADER), which is then swapped in
+    // (SCI_SETDOCPOINTER): no modification notifications, so neither undo records nor QScintilla's
+    // per-insert work (its accessibility event turns every inserted text into a QString, and a
+    // copy of it is made for the bindings; that was most of setText's 1.1 s for 50 MB).
+    // startLoad fills the document on a worker thread; loadReady() says when it is filled,
+    // finishLoad() (GUI thread) swaps it in; a load still running is dropped by cancelLoad,
+    // another startLoad or the destructor. loadText does it all at once on the calling thread.
     void loadText(const QString& text);
+    void startLoad(const QString& text);
+    bool loadReady() const;
+    // How much of the text is in the loader, in UTF-16 code units (for progress).
+    qsizetype loadProgress() const;
+    void finishLoad();
+    void cancelLoad();
 
     // Ctrl+/: comments the selected lines (or the cursor's line) out with the language's line
     // comment, or back in when every non-blank one is commented already.
@@ -96,6 +107,14 @@ private:
     void applyColours();
     void updateMarginWidth();
     void onCharAdded(int ch);
+    // Installs the loaded document and gives it what lives in Scintilla's document, not its
+    // view (lexer, properties, EOL mode, indentation, read-only, undo collection).
+    void installDocument(void* document);
+    // Marks the separators, the old marks already gone.
+    void markCellSeparators();
+
+    struct Load;
+    std::unique_ptr<Load> m_load;
 
     Language m_language = Language::Python;
     QsciLexer* m_lexer = nullptr;
@@ -108,6 +127,7 @@ private:
     QStringList m_lastCompletions;
     void showCompletionList(const QStringList& list, const QString& prefix);
     QStringList wordCandidates(QString* prefix) const;
+    QString wordSource() const; // the text the word completer reads
     bool askService(AssistKind kind);
     ServiceHook m_serviceHook;
     quint64 m_ticket = 0;           // the newest request to the service

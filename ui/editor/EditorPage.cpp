@@ -136,7 +136,8 @@ QString EditorPage::baseRevisionId() const
 
 bool EditorPage::isBlank() const
 {
-    return std::holds_alternative<UntitledSource>(m_source) && !isModified() && m_editor->text().isEmpty()
+    // The length, not text(): that would copy a 50 MB file to learn it is not empty.
+    return std::holds_alternative<UntitledSource>(m_source) && !isModified() && m_editor->length() == 0
            && m_attachments->tabInput().isEmpty(); // files or an Input box make it a tab of its own
 }
 

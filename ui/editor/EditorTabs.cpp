@@ -82,18 +82,25 @@ EditorPage* EditorTabs::openFile(const QString& path, QString* error)
 bool EditorTabs::loadStep(EditorPage** page, Language language, const QString& text, const QString& title,
                           qsizetype* at, FileReadControl& control)
 {
-    // First the empty tab (the dialog says the text is going in), then the text in one go
-    // (CodeEditor::loadText says why not in pieces).
+    // First the empty tab and the text handed to its editor, which fills a document with it on a
+    // worker thread (CodeEditor::startLoad); the next steps wait, the event loop running; the last
+    // swaps the document in.
     if (!*page) {
         *page = newTab(language, {}, title);
         control.total = std::max<qsizetype>(text.size(), 1);
         control.done = 0;
+        (*page)->editor()->startLoad(text);
         return false;
     }
-    (*page)->editor()->loadText(text);
+    CodeEditor* editor = (*page)->editor();
+    if (!editor->loadReady()) {
+        control.done = editor->loadProgress();
+        return false;
+    }
+    editor->finishLoad();
     *at = text.size();
     control.done = control.total.load();
-    (*page)->editor()->setCursorPosition(0, 0);
+    editor->setCursorPosition(0, 0);
     (*page)->setModified(false);
     return true;
 }

@@ -28,7 +28,8 @@ public:
     // that size in about half a GiB.
     static constexpr qint64 kMaxFileBytes = 64ll << 20;
     // One step of opening a text as a new tab (OpenProgress's guiStep): the first makes the tab
-    // (*page), the next puts the text in (*at: how much is in), reporting to control.done/total;
+    // (*page) and starts filling its document on a worker, the next wait for it (reporting to
+    // control.done/total), the last swaps it in (*at: how much is in);
     // true once all of it is in (the tab unmodified, its undo starting there).
     bool loadStep(EditorPage** page, Language language, const QString& text, const QString& title, qsizetype* at,
                   FileReadControl& control);

@@ -76,8 +76,8 @@ void OpenProgress::run(QWidget* parent, const QString& label, FileReadControl& c
     if (guiStep && !control.cancel) {
         phase = Phase::Loading;
         bool stepsDone = false;
-        QTimer stepper; // one step per turn of the event loop
-        stepper.setInterval(0);
+        QTimer stepper; // a step every few ms: a step may only be waiting for a worker (CodeEditor::startLoad)
+        stepper.setInterval(5);
         QObject::connect(&stepper, &QTimer::timeout, &loop, [&] {
             if (control.cancel || guiStep()) {
                 stepper.stop();

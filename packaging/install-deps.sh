@@ -18,6 +18,7 @@ packages=(
   python3-plotly  # plotly figures become native charts (no browser, no kaleido)
   python3-jedi  # the editor's Python completion, calltips and help (core/completion, in a sandbox)
   python3-nbformat  # tests: every exported .ipynb is checked by nbformat.validate (tests/ipynb)
+  python3-ipython  # tests: IPython.display objects shown through display() (tests/outputs)
   fonts-dejavu-core
   # headless GUI tests and screenshots
   xvfb xauth imagemagick xdotool
